@@ -1,0 +1,29 @@
+extension GrouperCLI {
+    /// Benchmarks by name; each lives in its own file under Bench/.
+    static var benchmarks: [(name: String, summary: String, run: @Sendable ([String], CLIOutput) throws -> ExitCode)] {
+        []
+    }
+
+    static var benchCommand: CLICommand {
+        CLICommand(
+            name: "bench",
+            summary: "Measure kernel and sharing speed (see docs/performance.md)",
+            help: """
+            USAGE: grouper-sim bench <name> [options]
+
+            BENCHMARKS:
+            \(benchmarks.map { "  \($0.name)  \($0.summary)" }.joined(separator: "\n"))
+
+            """,
+            run: { args, io in
+                guard let name = args.first else {
+                    throw CLIError("bench: which benchmark? one of: \(benchmarks.map(\.name).joined(separator: ", "))")
+                }
+                guard let b = benchmarks.first(where: { $0.name == name }) else {
+                    throw CLIError("bench: unknown benchmark '\(name)'\(didYouMean(name, among: benchmarks.map(\.name)))"
+                                   + "; one of: \(benchmarks.map(\.name).joined(separator: ", "))")
+                }
+                return try b.run(Array(args.dropFirst()), io)
+            })
+    }
+}

@@ -1,0 +1,142 @@
+/// Dense id of a component registered with a `Simulation` (its index).
+public struct ComponentID: Hashable, Comparable, Sendable, CustomStringConvertible {
+    public let index: Int32
+    @inlinable public init(index: Int32) { self.index = index }
+    @inlinable public static func < (a: ComponentID, b: ComponentID) -> Bool { a.index < b.index }
+    public var description: String { "#\(index)" }
+}
+
+/// Something that receives timed events: a device, a server, a link.
+///
+/// Components are classes owned by one `Simulation`; they keep their own state and
+/// schedule further events through the simulation they are handed.
+public protocol SimComponent<Event>: AnyObject {
+    associatedtype Event
+    /// Stable name: labels traces and seeds this component's RNG stream.
+    var name: String { get }
+    /// Handles one event at `sim.now`.
+    func handle(_ event: Event, in sim: Simulation<Event>)
+}
+
+/// The single-threaded discrete-event loop.
+///
+/// Events are delivered in (time, seq) order; `now` never decreases; scheduling in
+/// the past is a precondition failure. One `Simulation` value per run, no globals.
+public final class Simulation<Event> {
+    @usableFromInline struct Delivery {
+        @usableFromInline var target: ComponentID
+        @usableFromInline var event: Event
+        @inlinable init(target: ComponentID, event: Event) { self.target = target; self.event = event }
+    }
+
+    public let streams: RandomStreams
+    @usableFromInline var _now: SimTime = .zero
+    @usableFromInline var _eventsProcessed: UInt64 = 0
+    /// Current virtual time.
+    @inlinable public var now: SimTime { _now }
+    /// Events delivered so far.
+    @inlinable public var eventsProcessed: UInt64 { _eventsProcessed }
+    @usableFromInline var queue: EventQueue<Delivery>
+    @usableFromInline var components: ContiguousArray<any SimComponent<Event>> = []
+    @usableFromInline var stopRequested = false
+    /// Hash of the ordered event stream (time, seq, target) so far.
+    @usableFromInline var _eventStreamHash = EventStreamHash()
+    public var eventStreamHash: EventStreamHash { _eventStreamHash }
+
+    public init(seed: UInt64, reservingEvents capacity: Int = 1024) {
+        streams = RandomStreams(rootSeed: seed)
+        queue = EventQueue(reservingCapacity: capacity)
+    }
+
+    // MARK: Components
+
+    @discardableResult
+    public func add<C: SimComponent>(_ component: C) -> ComponentID where C.Event == Event {
+        precondition(components.count < Int(Int32.max), "too many components")
+        components.append(component)
+        return ComponentID(index: Int32(components.count - 1))
+    }
+
+    public func component(_ id: ComponentID) -> any SimComponent<Event> { components[Int(id.index)] }
+    public var componentCount: Int { components.count }
+
+    /// The RNG stream for a named component, derived from the run's seed.
+    public func randomStream(for name: String) -> Xoshiro256StarStar { streams.stream(named: name) }
+
+    // MARK: Scheduling
+
+    @inlinable @discardableResult
+    public func schedule(_ event: Event, to target: ComponentID, at time: SimTime) -> EventHandle {
+        precondition(time >= now, "scheduling in the past (\(time) < now \(now))")
+        precondition(Int(target.index) < components.count && target.index >= 0, "unknown component \(target)")
+        return queue.push(Delivery(target: target, event: event), at: time)
+    }
+
+    @inlinable @discardableResult
+    public func schedule(_ event: Event, to target: ComponentID, after delay: SimDuration) -> EventHandle {
+        precondition(delay.nanoseconds >= 0, "negative delay \(delay)")
+        return schedule(event, to: target, at: now + delay)
+    }
+
+    /// Cancels a pending event; false if it already ran or was cancelled.
+    @inlinable @discardableResult
+    public func cancel(_ handle: EventHandle) -> Bool { queue.cancel(handle) }
+
+    /// Live pending events.
+    public var pendingCount: Int { queue.count }
+    /// Time of the next live event, if any.
+    public func nextEventTime() -> SimTime? { queue.peekTime() }
+
+    // MARK: Running
+
+    /// Delivers the earliest event. Returns false when the queue is empty.
+    @inlinable @discardableResult
+    public func step() -> Bool {
+        guard let (time, handle, delivery) = queue.popMin() else { return false }
+        _now = time
+        _eventsProcessed &+= 1
+        _eventStreamHash.mix(time: time.nanoseconds, seq: handle.seq, target: delivery.target.index)
+        components[Int(delivery.target.index)].handle(delivery.event, in: self)
+        return true
+    }
+
+    /// Asks `run…` to return after the event being handled.
+    public func stop() { stopRequested = true }
+
+    /// Runs every event with time ≤ `limit`, then sets `now = limit` (if later).
+    public func run(until limit: SimTime) {
+        stopRequested = false
+        while !stopRequested, let t = queue.peekTime(), t <= limit { step() }
+        if !stopRequested && _now < limit { _now = limit }
+    }
+
+    /// Runs until no events remain (or `stop()`).
+    public func runUntilQuiescent() {
+        stopRequested = false
+        while !stopRequested && step() {}
+    }
+
+    /// Runs while `condition` holds before each event (and events remain).
+    public func run(while condition: (Simulation<Event>) -> Bool) {
+        stopRequested = false
+        while !stopRequested, condition(self), step() {}
+    }
+}
+
+/// Order-sensitive 64-bit hash of the event stream (stable across processes).
+public struct EventStreamHash: Hashable, Sendable {
+    public var value: UInt64 = 0x6A09_E667_F3BC_C908
+    public init() {}
+    @inlinable public mutating func mix(time: Int64, seq: UInt64, target: Int32) {
+        mix(UInt64(bitPattern: time)); mix(seq); mix(UInt64(UInt32(bitPattern: target)))
+    }
+    @inlinable public mutating func mix(_ word: UInt64) {
+        var sm = SplitMix64(seed: value ^ word)
+        value = sm.next()
+    }
+    /// 16 lowercase hex digits.
+    public var hex: String {
+        let s = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - s.count) + s
+    }
+}

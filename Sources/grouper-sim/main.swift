@@ -1,0 +1,5 @@
+import Foundation
+import Scenarios
+
+// Thin executable (STYLE.md §1): parse, call the library, map to an exit code.
+exit(GrouperCLI.main(arguments: Array(CommandLine.arguments.dropFirst())))
