@@ -20,3 +20,12 @@ private final class Recorder: SimComponent {
     #expect(r.log.map(\.1) == [1, 2, 3])
     #expect(r.log.map(\.0) == [10, 10, 20])
 }
+
+@Test func cliHelpRunsAsAProcess() throws {
+    let r = try CLIProcess.run(["--help"])
+    #expect(r.status == 0)
+    #expect(r.stdout.contains("USAGE: grouper-sim"))
+    let bad = try CLIProcess.run(["no-such-command"])
+    #expect(bad.status == 2)
+    #expect(bad.stderr.contains("unknown command 'no-such-command'"))
+}
