@@ -32,9 +32,23 @@ enum DurationFormat {
 }
 
 extension SimDuration {
-    /// Parses `250ms`, `1.5s`, `10min`, `2h`, `1d`, `30us`, `5ns` (no spaces, no sign).
-    /// Fractions are exact to the nanosecond; anything else is an error naming the string.
+    /// Parses `250ms`, `1.5s`, `10min`, `2h`, `1d`, `30us`, `5ns` (no spaces; an optional
+    /// leading `-` so that every `description` parses back). Fractions are exact to the
+    /// nanosecond; anything else is an error naming the string.
     public init(parsing text: String) throws(DurationParseError) {
+        if text.hasPrefix("-") {
+            let magnitude: SimDuration
+            do { magnitude = try SimDuration(parsing: String(text.dropFirst())) } catch {
+                throw DurationParseError(input: text, reason: error.reason)
+            }
+            guard !text.dropFirst().hasPrefix("-") else { throw DurationParseError(input: text, reason: "malformed number") }
+            self.init(nanoseconds: -magnitude.nanoseconds)
+            return
+        }
+        try self.init(parsingUnsigned: text)
+    }
+
+    init(parsingUnsigned text: String) throws(DurationParseError) {
         let digits = text.prefix { $0.isASCII && ($0.isNumber || $0 == ".") }
         let unit = String(text.dropFirst(digits.count))
         guard !digits.isEmpty else { throw DurationParseError(input: text, reason: "no number") }

@@ -39,6 +39,8 @@ public final class Simulation<Event> {
     @exclusivity(unchecked) @usableFromInline var queue: EventQueue<Delivery>
     @exclusivity(unchecked) @usableFromInline var components: ContiguousArray<any SimComponent<Event>> = []
     @exclusivity(unchecked) @usableFromInline var stopRequested = false
+    /// Optional trace of every delivered event (JSON Lines). nil = off: one nil check per event.
+    @exclusivity(unchecked) public var trace: TraceSink?
     /// RNG state accessors mixed into `fingerprint()`, in registration order.
     var fingerprintSources: [() -> Xoshiro256StarStar] = []
     /// Hash of the ordered event stream (time, seq, target) so far.
@@ -98,6 +100,7 @@ public final class Simulation<Event> {
         _now = time
         _eventsProcessed &+= 1
         _eventStreamHash.mix(time: time.nanoseconds, seq: handle.seq, target: delivery.target.index)
+        if let sink = trace { traceDelivery(sink, seq: handle.seq, target: delivery.target, event: delivery.event) }
         components[Int(delivery.target.index)].handle(delivery.event, in: self)
         return true
     }
