@@ -18,16 +18,9 @@ enum DurationFormat {
         if ns == 0 { return "0s" }
         let sign = ns < 0 ? "-" : ""
         let mag = ns.magnitude
-        for (name, scale) in units {
-            let s = UInt64(scale)
-            if mag >= s && mag % s == 0 { return "\(sign)\(mag / s)\(name)" }
-        }
-        // Not a whole number of any unit: print seconds with up to 9 decimals, trimmed.
-        let whole = mag / 1_000_000_000, frac = mag % 1_000_000_000
-        var f = String(frac)
-        f = String(repeating: "0", count: 9 - f.count) + f
-        while f.hasSuffix("0") { f.removeLast() }
-        return "\(sign)\(whole).\(f)s"
+        // "ns" has scale 1, so `first` always finds a unit that divides.
+        let (name, scale) = units.first { mag % UInt64($0.1) == 0 }!
+        return "\(sign)\(mag / UInt64(scale))\(name)"
     }
 }
 
