@@ -31,3 +31,39 @@ import SimKernel
         }
     }
 }
+
+@Test func gf256FastPathsMatchTheReference() throws {
+    let scheme = GF256Sharing()
+    var rng = Xoshiro256StarStar(seed: 7)
+    let seeds = sharingPropertySeeds(default: 200)
+    for _ in 0..<seeds {
+        let n = rng.int(in: 1...40), k = rng.int(in: 1...n)
+        var secret = [UInt8](repeating: 0, count: rng.int(in: 1...300))
+        rng.fill(&secret)
+        var a = rng, b = rng
+        let fast = try scheme.split(secret, k: k, n: n, rng: &a).shares
+        let reference = GF256Sharing.referenceSplit(secret, k: k, n: n, rng: &b)
+        #expect(fast == reference, "k=\(k) n=\(n) L=\(secret.count)")
+        #expect(a == b)
+        rng = a
+        var picked = fast
+        rng.shuffle(&picked)
+        #expect(try scheme.join(picked, k: k).secret == secret)
+        #expect(GF256Sharing.referenceJoin(picked, k: k) == secret)
+    }
+}
+
+@Test func gf256LargeNSampledSubsetsRebuild() throws {
+    let scheme = GF256Sharing()
+    var rng = Xoshiro256StarStar(seed: 255)
+    for (k, n) in [(20, 30), (27, 30), (128, 255), (255, 255)] {
+        var secret = [UInt8](repeating: 0, count: 100)
+        rng.fill(&secret)
+        let shares = try scheme.split(secret, k: k, n: n, rng: &rng).shares
+        for _ in 0..<10 {
+            var s = shares
+            rng.shuffle(&s)
+            #expect(try scheme.join(Array(s.prefix(k)), k: k).secret == secret)
+        }
+    }
+}
