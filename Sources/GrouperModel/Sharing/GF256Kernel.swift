@@ -9,13 +9,12 @@ import SimKernel
 /// Cost per 32 bytes: 8 xtimes + popcount(w) XORs per input, no table lookups.
 enum GF256Kernel {
     typealias Lane = SIMD4<UInt64>
-    static let laneBytes = 32
 
     @inline(__always)
-    static func xtime(_ v: Lane) -> Lane {
-        let high = v & Lane(repeating: 0x8080_8080_8080_8080)
+    static func xtime<V: SIMD>(_ v: V) -> V where V.Scalar == UInt64 {
+        let high = v & V(repeating: 0x8080_8080_8080_8080)
         let mask = (high &- (high &>> 7)) | high               // 0xFF in bytes whose top bit was set
-        return ((v & Lane(repeating: 0x7F7F_7F7F_7F7F_7F7F)) &<< 1) ^ (mask & Lane(repeating: 0x1B1B_1B1B_1B1B_1B1B))
+        return ((v & V(repeating: 0x7F7F_7F7F_7F7F_7F7F)) &<< 1) ^ (mask & V(repeating: 0x1B1B_1B1B_1B1B_1B1B))
     }
 
     /// `out[0..<length] = Σ_j weights[j] · inputs[j][0..<length]`.
@@ -30,8 +29,11 @@ enum GF256Kernel {
                     for j in 0..<inputs.count where weights[j] >> t & 1 == 1 { bitInputs[count] = inputs[j]; count += 1 }
                 }
                 starts[8] = count
-                sumLanes(bitInputs, starts: starts, length: length, into: out)
-                for b in length / laneBytes * laneBytes..<length {
+                var offset = 0
+                offset = sumLanes(SIMD16<UInt64>.self, bitInputs, starts: starts, from: offset, length: length, into: out)
+                offset = sumLanes(SIMD4<UInt64>.self, bitInputs, starts: starts, from: offset, length: length, into: out)
+                offset = sumLanes(SIMD2<UInt64>.self, bitInputs, starts: starts, from: offset, length: length, into: out)
+                for b in offset..<length {
                     var v: UInt8 = 0
                     for j in 0..<inputs.count { v ^= GF256.multiply(weights[j], inputs[j][b]) }
                     out[b] = v
@@ -40,36 +42,41 @@ enum GF256Kernel {
         }
     }
 
-    /// The SIMD part of `weightedSum`: whole 32-byte lanes only.
+    /// The SIMD part of `weightedSum` for whole chunks of `V` from `offset`; returns the
+    /// offset after the last whole chunk.
     @inline(__always)
-    private static func sumLanes(_ bitInputs: UnsafeMutableBufferPointer<UnsafePointer<UInt8>>,
-                                 starts: UnsafeMutableBufferPointer<Int>, length: Int, into out: UnsafeMutablePointer<UInt8>) {
-        let full = length / laneBytes * laneBytes
-        var offset = 0
-        while offset < full {
-            var acc = Lane()
+    private static func sumLanes<V: SIMD>(_: V.Type, _ bitInputs: UnsafeMutableBufferPointer<UnsafePointer<UInt8>>,
+                                          starts: UnsafeMutableBufferPointer<Int>, from start: Int, length: Int,
+                                          into out: UnsafeMutablePointer<UInt8>) -> Int where V.Scalar == UInt64 {
+        let width = MemoryLayout<V>.size
+        var offset = start
+        while offset + width <= length {
+            var acc = V()
             var t = 7
             while t >= 0 {
                 acc = xtime(acc)
                 var i = starts[t]
                 let end = starts[t + 1]
                 while i < end {
-                    acc ^= UnsafeRawPointer(bitInputs[i] + offset).loadUnaligned(as: Lane.self)
+                    acc ^= UnsafeRawPointer(bitInputs[i] + offset).loadUnaligned(as: V.self)
                     i += 1
                 }
                 t -= 1
             }
-            UnsafeMutableRawPointer(out + offset).storeBytes(of: acc, as: Lane.self)
-            offset += laneBytes
+            UnsafeMutableRawPointer(out + offset).storeBytes(of: acc, as: V.self)
+            offset += width
         }
+        return offset
     }
 
-    /// Calls `body` with base pointers of all `arrays` (each pinned for the call), plus `offset`.
-    static func withPointers<R>(to arrays: [[UInt8]], offset: Int,
+    /// Calls `body` with base pointers (plus `offset`) of `arrays`, each pinned for the call.
+    /// Only the first `count` arrays are pinned and passed.
+    static func withPointers<R>(to arrays: [[UInt8]], count: Int, offset: Int,
                                 _ body: (UnsafeBufferPointer<UnsafePointer<UInt8>>) -> R) -> R {
-        withUnsafeTemporaryAllocation(of: UnsafePointer<UInt8>.self, capacity: max(arrays.count, 1)) { ptrs in
+        precondition(count <= arrays.count)
+        return withUnsafeTemporaryAllocation(of: UnsafePointer<UInt8>.self, capacity: max(count, 1)) { ptrs in
             func pin(_ i: Int) -> R {
-                if i == arrays.count { return body(UnsafeBufferPointer(rebasing: ptrs[0..<arrays.count])) }
+                if i == count { return body(UnsafeBufferPointer(rebasing: ptrs[0..<count])) }
                 return arrays[i].withUnsafeBufferPointer { buf in
                     ptrs[i] = buf.baseAddress! + offset
                     return pin(i + 1)

@@ -32,7 +32,7 @@ public struct GF256Sharing: SecretSharingScheme {
             })
         }
         let logDen = GF256Lagrange.logDenominators(points: (0..<k).map { UInt8($0) })
-        GF256Kernel.withPointers(to: [[0] + secret] + shares, offset: 1) { inputs in
+        GF256Kernel.withPointers(to: [[0] + secret] + shares, count: k, offset: 1) { inputs in
             var weights = [UInt8](repeating: 0, count: k)
             for x in k...n {
                 GF256Lagrange.weights(at: UInt8(x), pointCount: k, logDenominators: logDen, into: &weights)
@@ -53,14 +53,14 @@ public struct GF256Sharing: SecretSharingScheme {
     public func join(_ shares: [[UInt8]], k: Int) throws(SharingError) -> (secret: [UInt8], work: SharingWork) {
         try Self.validateJoin(shares, k: k)
         let length = shares[0].count - 1
-        let used = Array(shares.prefix(k))
-        let weights = GF256Lagrange.weightsAtZero(points: used.map { $0[0] })
-        let secret = GF256Kernel.withPointers(to: used, offset: 1) { inputs in
-            [UInt8](unsafeUninitializedCapacity: length) { buf, initialized in
-                weights.withUnsafeBufferPointer { w in
-                    GF256Kernel.weightedSum(inputs, weights: w, length: length, into: buf.baseAddress!)
+        let secret = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: k) { weights in
+            GF256Lagrange.weightsAtZero(shares: shares, count: k, into: weights.baseAddress!)
+            return GF256Kernel.withPointers(to: shares, count: k, offset: 1) { inputs in
+                [UInt8](unsafeUninitializedCapacity: length) { buf, initialized in
+                    GF256Kernel.weightedSum(inputs, weights: UnsafeBufferPointer(weights), length: length,
+                                            into: buf.baseAddress!)
+                    initialized = length
                 }
-                initialized = length
             }
         }
         let work = SharingWork(fieldMultiplyAdds: k * length, randomBytes: 0,
@@ -83,7 +83,8 @@ public struct GF256Sharing: SecretSharingScheme {
                 throw .inconsistentShares("share #\(i) has \(s.count) bytes but share #0 has \(shareLength)")
             }
         }
-        try SharingParameters.validateXs(shares.map { Int($0[0]) })
+        var seen = SharingParameters.XSet()
+        for s in shares { try seen.insert(Int(s[0])) }
     }
 }
 
@@ -119,6 +120,20 @@ enum GF256Lagrange {
         for m in 0..<pointCount { logP += GF256.log[Int(t ^ UInt8(m))] }
         for j in 0..<pointCount {
             let e = (logP - GF256.log[Int(t ^ UInt8(j))] - logDenominators[j]) % 255
+            out[j] = GF256.exp[e < 0 ? e + 255 : e]
+        }
+    }
+
+    /// Weights at 0 for the x bytes of the first `count` shares (distinct, non-zero), into
+    /// `out`; log domain, O(count²) additions, no allocation.
+    static func weightsAtZero(shares: [[UInt8]], count: Int, into out: UnsafeMutablePointer<UInt8>) {
+        var logP = 0
+        for j in 0..<count { logP += GF256.log[Int(shares[j][0])] }
+        for j in 0..<count {
+            let xj = shares[j][0]
+            var logDen = 0
+            for m in 0..<count where m != j { logDen += GF256.log[Int(xj ^ shares[m][0])] }
+            let e = (logP - GF256.log[Int(xj)] - logDen) % 255
             out[j] = GF256.exp[e < 0 ? e + 255 : e]
         }
     }

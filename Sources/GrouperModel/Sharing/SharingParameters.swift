@@ -20,11 +20,26 @@ enum SharingParameters {
 
     /// Rejects x = 0 and repeated x among `xs`, in order.
     static func validateXs(_ xs: [Int]) throws(SharingError) {
-        var seen = [Bool](repeating: false, count: 256)
-        for x in xs {
+        var seen = XSet()
+        for x in xs { try seen.insert(x) }
+    }
+
+    /// Set of x-coordinates 0…255 as a 256-bit bitmap (no allocation).
+    struct XSet {
+        var bits: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+
+        /// Adds x (in 0…255), throwing for 0 or a repeat.
+        mutating func insert(_ x: Int) throws(SharingError) {
             if x == 0 { throw .zeroX }
-            if seen[x] { throw .duplicateX(x) }
-            seen[x] = true
+            let mask: UInt64 = 1 << UInt64(x & 63)
+            let hit: Bool
+            switch x >> 6 {
+            case 0: hit = bits.0 & mask != 0; bits.0 |= mask
+            case 1: hit = bits.1 & mask != 0; bits.1 |= mask
+            case 2: hit = bits.2 & mask != 0; bits.2 |= mask
+            default: hit = bits.3 & mask != 0; bits.3 |= mask
+            }
+            if hit { throw .duplicateX(x) }
         }
     }
 }

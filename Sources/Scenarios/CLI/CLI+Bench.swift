@@ -1,7 +1,9 @@
 extension GrouperCLI {
     /// Benchmarks by name; each lives in its own file under Bench/.
     static var benchmarks: [(name: String, summary: String, run: @Sendable ([String], CLIOutput) throws -> ExitCode)] {
-        []
+        [
+            ("sharing", "split/join throughput of gf256 and csss257 (docs/performance-sharing.md)", SharingBench.run),
+        ]
     }
 
     static var benchCommand: CLICommand {
