@@ -29,12 +29,12 @@ public struct CSSS257Sharing: SecretSharingScheme {
     }
 
     /// Known-answer entry point: shares from explicit coefficients, `coefficients[d − 1][i]`
-    /// being the degree-d coefficient of byte i (each in 0…256; c-SSS itself uses 1…255).
+    /// being the degree-d coefficient of byte i (each in 0…255; c-SSS itself draws 1…255).
     public func split(_ secret: [UInt8], k: Int, n: Int, coefficients: [[UInt16]]) throws(SharingError) -> [[UInt8]] {
         try SharingParameters.validateSplit(k: k, n: n, secretLength: secret.count)
         guard coefficients.count == k - 1, coefficients.allSatisfy({ $0.count == secret.count }),
-              coefficients.allSatisfy({ $0.allSatisfy { $0 <= 256 } }) else {
-            throw .invalidParameters(k: k, n: n, reason: "need k−1 coefficient rows of \(secret.count) values in 0...256")
+              coefficients.allSatisfy({ $0.allSatisfy { $0 <= 255 } }) else {
+            throw .invalidParameters(k: k, n: n, reason: "need k−1 coefficient rows of \(secret.count) values in 0...255")
         }
         return Self.shares(of: secret, k: k, n: n, coefficients: coefficients.flatMap { $0 })
     }
@@ -56,14 +56,33 @@ public struct CSSS257Sharing: SecretSharingScheme {
     }
 
     /// Evaluates every byte's polynomial at x = 1…n and formats the text shares.
-    /// `coefficients` is degree-major: (k−1)·L values.
+    /// `coefficients` is degree-major: (k−1)·L values, each in 0…255.
     static func shares(of secret: [UInt8], k: Int, n: Int, coefficients: [UInt16]) -> [[UInt8]] {
         let length = secret.count
+        let wide = secret.map { UInt16($0) }
         var shares: [[UInt8]] = []
         shares.reserveCapacity(n)
+        wide.withUnsafeBufferPointer { s in
+            coefficients.withUnsafeBufferPointer { c in
+                for x in 1...n {
+                    shares.append([UInt8](unsafeUninitializedCapacity: 6 + 2 * length) { buf, initialized in
+                        for (i, h) in CSSS257Text.header(x: x, k: k).enumerated() { buf[i] = h }
+                        CSSS257Kernel.evaluate(x: x, k: k, secret: s.baseAddress!, coefficients: c.baseAddress ?? s.baseAddress!,
+                                               length: length, into: buf.baseAddress! + 6)
+                        initialized = 6 + 2 * length
+                    })
+                }
+            }
+        }
+        return shares
+    }
+
+    /// Scalar reference for `shares(of:k:n:coefficients:)`.
+    static func referenceShares(of secret: [UInt8], k: Int, n: Int, coefficients: [UInt16]) -> [[UInt8]] {
+        let length = secret.count
+        var shares: [[UInt8]] = []
         for x in 1...n {
             var text = CSSS257Text.header(x: x, k: k)
-            text.reserveCapacity(6 + 2 * length)
             for i in 0..<length {
                 var acc: UInt32 = 0
                 var d = k - 1
