@@ -5,8 +5,9 @@ import SimKernel
 /// Share layout: byte 0 is x, then L bytes (the polynomials evaluated at x, one per
 /// secret byte). Joining uses the first k shares given (after checking all of them).
 ///
-/// Split draws the *shares* at x = 1…k−1 uniformly (`rng.fill`, (k−1)·L bytes, share 1
-/// first) and interpolates the shares at x = k…n through those points and (0, secret).
+/// Split draws the *shares* at x = 1…k−1 uniformly (share 1 first, each share's L bytes
+/// as by `rng.fill` on an L-byte array: 8 bytes per draw, the rest of the last draw
+/// unused) and interpolates the shares at x = k…n through those points and (0, secret).
 /// For a uniformly random polynomial of degree < k with f(0) = secret, the values at
 /// k−1 fixed non-zero points are uniform and independent (the Vandermonde map is a
 /// bijection), so the output distribution equals that of drawing coefficients; the
@@ -31,19 +32,35 @@ public struct GF256Sharing: SecretSharingScheme {
                 initialized = length + 1
             })
         }
+        let outputs = n - k + 1
         let logDen = GF256Lagrange.logDenominators(points: (0..<k).map { UInt8($0) })
-        GF256Kernel.withPointers(to: [[0] + secret] + shares, count: k, offset: 1) { inputs in
-            var weights = [UInt8](repeating: 0, count: k)
-            for x in k...n {
-                GF256Lagrange.weights(at: UInt8(x), pointCount: k, logDenominators: logDen, into: &weights)
-                shares.append([UInt8](unsafeUninitializedCapacity: length + 1) { buf, initialized in
-                    buf[0] = UInt8(x)
-                    weights.withUnsafeBufferPointer { w in
-                        GF256Kernel.weightedSum(inputs, weights: w, length: length, into: buf.baseAddress! + 1)
+        var weights = [UInt8](repeating: 0, count: outputs * k)
+        for x in k...n {
+            GF256Lagrange.weights(at: UInt8(x), pointCount: k, logDenominators: logDen, into: &weights, at: (x - k) * k)
+        }
+        let interpolated = GF256Kernel.withPointers(to: [[0] + secret] + shares, count: k, offset: 1) { inputs in
+            [UInt8](unsafeUninitializedCapacity: outputs * length) { buf, initialized in
+                weights.withUnsafeBufferPointer { w in
+                    if k >= 4 && outputs >= 2 {
+                        GF256Kernel.multiSum(inputs, weights: w, outputCount: outputs, length: length, into: buf.baseAddress!)
+                    } else {
+                        for i in 0..<outputs {
+                            GF256Kernel.weightedSum(inputs, weights: UnsafeBufferPointer(rebasing: w[i * k..<(i + 1) * k]),
+                                                    length: length, into: buf.baseAddress! + i * length)
+                        }
                     }
-                    initialized = length + 1
-                })
+                }
+                initialized = outputs * length
             }
+        }
+        for x in k...n {
+            shares.append([UInt8](unsafeUninitializedCapacity: length + 1) { buf, initialized in
+                buf[0] = UInt8(x)
+                interpolated.withUnsafeBufferPointer { src in
+                    (buf.baseAddress! + 1).update(from: src.baseAddress! + (x - k) * length, count: length)
+                }
+                initialized = length + 1
+            })
         }
         let work = SharingWork(fieldMultiplyAdds: (n - k + 1) * k * length, randomBytes: (k - 1) * length,
                                bytesIn: length, bytesOut: n * (length + 1))
@@ -115,12 +132,12 @@ enum GF256Lagrange {
     }
 
     /// Barycentric form of `weights(at:points:)` for points 0…count−1 and t ∉ points: O(count).
-    static func weights(at t: UInt8, pointCount: Int, logDenominators: [Int], into out: inout [UInt8]) {
+    static func weights(at t: UInt8, pointCount: Int, logDenominators: [Int], into out: inout [UInt8], at start: Int) {
         var logP = 0
         for m in 0..<pointCount { logP += GF256.log[Int(t ^ UInt8(m))] }
         for j in 0..<pointCount {
             let e = (logP - GF256.log[Int(t ^ UInt8(j))] - logDenominators[j]) % 255
-            out[j] = GF256.exp[e < 0 ? e + 255 : e]
+            out[start + j] = GF256.exp[e < 0 ? e + 255 : e]
         }
     }
 

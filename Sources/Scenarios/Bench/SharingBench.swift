@@ -1,3 +1,4 @@
+import Foundation
 import GrouperModel
 import SimKernel
 
@@ -11,22 +12,26 @@ enum SharingBench {
     static let thresholds = [(2, 3), (3, 30), (20, 30), (27, 30)]
 
     static let help = """
-    USAGE: grouper-sim bench sharing [--json] [--quick] [--scheme gf256|csss257] [--bytes N] [--seconds S]
+    USAGE: grouper-sim bench sharing [--json] [--quick] [--scheme gf256|csss257] [--bytes N] [--k K --n N] [--seconds S]
 
     Splits and joins secrets of 656 B, 64 KiB and 1 MiB with (k,n) in (2,3), (3,30), (20,30),
     (27,30). Joins use k shares. Each case runs for at least --seconds (default 0.2; --quick:
-    0.02 and 656 B only). --json prints one JSON object per row.
+    0.02 and 656 B only). Rates are per wall-clock second and per second of the thread's CPU
+    time (steadier on a loaded machine). --json prints one JSON object per row.
 
     """
 
     struct Row {
         var scheme: SharingSchemeKind, k: Int, n: Int, bytes: Int
         var splitsPerSecond: Double, joinsPerSecond: Double
+        var splitsPerCPUSecond: Double, joinsPerCPUSecond: Double
 
         var json: String {
             "{\"bench\":\"sharing\",\"bytes\":\(bytes),\"join_mb_per_second\":\(fixed(joinsPerSecond * Double(bytes) / 1e6)),"
+                + "\"joins_per_cpu_second\":\(fixed(joinsPerCPUSecond)),"
                 + "\"joins_per_second\":\(fixed(joinsPerSecond)),\"k\":\(k),\"n\":\(n),\"scheme\":\"\(scheme.rawValue)\","
                 + "\"split_mb_per_second\":\(fixed(splitsPerSecond * Double(bytes) / 1e6)),"
+                + "\"splits_per_cpu_second\":\(fixed(splitsPerCPUSecond)),"
                 + "\"splits_per_second\":\(fixed(splitsPerSecond))}"
         }
 
@@ -35,10 +40,11 @@ enum SharingBench {
             return pad(scheme.rawValue, 8) + pad("(\(k),\(n))", 9) + pad(String(bytes), 9)
                 + pad(fixed(splitsPerSecond), 13) + pad(fixed(splitsPerSecond * Double(bytes) / 1e6), 10)
                 + pad(fixed(joinsPerSecond), 13) + pad(fixed(joinsPerSecond * Double(bytes) / 1e6), 10)
+                + pad(fixed(splitsPerCPUSecond), 13) + pad(fixed(joinsPerCPUSecond), 13)
         }
     }
 
-    static let header = "  scheme    (k,n)    bytes     splits/s  split MB/s      joins/s   join MB/s"
+    static let header = "  scheme    (k,n)    bytes     splits/s  split MB/s      joins/s   join MB/s  splits/cpu-s   joins/cpu-s"
 
     static func fixed(_ v: Double) -> String {
         let scaled = (v * 10).rounded()
@@ -52,7 +58,13 @@ enum SharingBench {
         let schemeName = try list.option("--scheme")
         let bytes = try list.int("--bytes", in: 1...(64 << 20))
         let secondsText = try list.option("--seconds")
-        try list.finish(known: ["--json", "--quick", "--scheme", "--bytes", "--seconds", "--help"])
+        let onlyK = try list.int("--k", in: 1...255), onlyN = try list.int("--n", in: 1...255)
+        try list.finish(known: ["--json", "--quick", "--scheme", "--bytes", "--seconds", "--k", "--n", "--help"])
+        var cases = thresholds.filter { (onlyK ?? $0.0) == $0.0 && (onlyN ?? $0.1) == $0.1 }
+        if cases.isEmpty, let k = onlyK, let n = onlyN {
+            guard k <= n else { throw CLIError("bench sharing: --k must not exceed --n (got k=\(k), n=\(n))") }
+            cases = [(k, n)]
+        }
         var schemes = SharingSchemeKind.allCases
         if let name = schemeName {
             guard let s = SharingSchemeKind(rawValue: name) else {
@@ -69,7 +81,7 @@ enum SharingBench {
         if !json { io.out(header + "\n") }
         for scheme in schemes {
             for size in sizeList {
-                for (k, n) in thresholds {
+                for (k, n) in cases {
                     let row = try measure(scheme, k: k, n: n, bytes: size, minSeconds: minSeconds)
                     io.out((json ? row.json : row.text) + "\n")
                 }
@@ -101,13 +113,16 @@ extension SharingBench {
                            exitCode: .checkerFailed)
         }
         if checksum == Int.min { print(checksum) }   // keeps the loops observable
-        return Row(scheme: kind, k: k, n: n, bytes: bytes, splitsPerSecond: splits, joinsPerSecond: joins)
+        return Row(scheme: kind, k: k, n: n, bytes: bytes, splitsPerSecond: splits.0, joinsPerSecond: joins.0,
+                   splitsPerCPUSecond: splits.1, joinsPerCPUSecond: joins.1)
     }
 
-    /// Operations per second of `body`, repeated until `minSeconds` of wall-clock time have passed.
-    static func timed(_ minSeconds: Double, _ body: () throws(SharingError) -> Void) throws(SharingError) -> Double {
+    /// Operations per second of `body`, repeated until `minSeconds` of wall-clock time have
+    /// passed: (per wall-clock second, per second of this thread's CPU time). On a loaded
+    /// machine the CPU-time rate is the steadier of the two.
+    static func timed(_ minSeconds: Double, _ body: () throws(SharingError) -> Void) throws(SharingError) -> (Double, Double) {
         let clock = ContinuousClock()
-        let start = clock.now
+        let start = clock.now, cpuStart = threadCPUSeconds()
         var count = 0
         var elapsed = 0.0
         repeat {
@@ -117,6 +132,13 @@ extension SharingBench {
             let d = clock.now - start
             elapsed = Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
         } while elapsed < minSeconds
-        return Double(count) / elapsed
+        let cpu = max(threadCPUSeconds() - cpuStart, 1e-9)
+        return (Double(count) / elapsed, Double(count) / cpu)
+    }
+
+    static func threadCPUSeconds() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
     }
 }
