@@ -20,7 +20,7 @@ public enum GF256 {
         return table
     }()
 
-    /// `log[a]` for a ≠ 0; `log[0]` is unused (0).
+    /// `log[a]` for a ≠ 0; `log[0]` is 0 (joins rely on that to skip m = j without a branch).
     @usableFromInline static let log: [Int] = {
         var table = [Int](repeating: 0, count: 256)
         for i in 0..<255 { table[Int(exp[i])] = i }

@@ -144,14 +144,21 @@ enum GF256Lagrange {
     /// Weights at 0 for the x bytes of the first `count` shares (distinct, non-zero), into
     /// `out`; log domain, O(count²) additions, no allocation.
     static func weightsAtZero(shares: [[UInt8]], count: Int, into out: UnsafeMutablePointer<UInt8>) {
-        var logP = 0
-        for j in 0..<count { logP += GF256.log[Int(shares[j][0])] }
-        for j in 0..<count {
-            let xj = shares[j][0]
-            var logDen = 0
-            for m in 0..<count where m != j { logDen += GF256.log[Int(xj ^ shares[m][0])] }
-            let e = (logP - GF256.log[Int(xj)] - logDen) % 255
-            out[j] = GF256.exp[e < 0 ? e + 255 : e]
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { xs in
+            for j in 0..<count { xs[j] = shares[j][0] }
+            GF256.log.withUnsafeBufferPointer { log in
+                GF256.exp.withUnsafeBufferPointer { exp in
+                    var logP = 0
+                    for j in 0..<count { logP += log[Int(xs[j])] }
+                    for j in 0..<count {
+                        let xj = xs[j]
+                        var logDen = 0
+                        for m in 0..<count { logDen += log[Int(xj ^ xs[m])] }   // log[0] = 0 covers m = j
+                        let e = (logP - log[Int(xj)] - logDen) % 255
+                        out[j] = exp[e < 0 ? e + 255 : e]
+                    }
+                }
+            }
         }
     }
 
