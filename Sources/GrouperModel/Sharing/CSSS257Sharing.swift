@@ -99,19 +99,9 @@ public struct CSSS257Sharing: SecretSharingScheme {
     }
 
     public func join(_ shares: [[UInt8]], k: Int) throws(SharingError) -> (secret: [UInt8], work: SharingWork) {
-        let parsed = try CSSS257Text.parseAll(shares, k: k)
-        let m = parsed.count, length = parsed[0].values.count
-        let weights = Mod257.lagrangeWeightsAtZero(parsed.map { $0.x })
-        var secret = [UInt8](repeating: 0, count: length)
-        for i in 0..<length {
-            var acc: UInt32 = 0
-            for j in 0..<m { acc += UInt32(weights[j]) * UInt32(parsed[j].values[i]) }
-            let v = acc % 257
-            if v == 256 {
-                throw .inconsistentShares("byte \(i) rebuilds to 256, which no byte can be (shares from different polynomials, or fewer than k)")
-            }
-            secret[i] = UInt8(v)
-        }
+        let xs = try CSSS257Text.checkHeaders(shares, k: k)
+        let m = xs.count, length = (shares[0].count - 6) / 2
+        let secret = try CSSS257Text.combine(shares, weights: Mod257.lagrangeWeightsAtZero(xs))
         // c-SSS recomputes the Lagrange basis for every byte: L·m² operations. The cost model
         // charges that (what the thesis's devices executed), not our O(m² + L·m).
         let work = SharingWork(fieldMultiplyAdds: length * m * m, randomBytes: 0,

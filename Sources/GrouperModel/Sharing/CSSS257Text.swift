@@ -50,23 +50,4 @@ enum CSSS257Text {
         }
         return Parsed(x: x1 << 4 | x0, k: k1 << 4 | k0, values: values)
     }
-
-    /// Parses and cross-checks a share set for a join over all of them.
-    static func parseAll(_ shares: [[UInt8]], k: Int) throws(SharingError) -> [Parsed] {
-        if k < 1 || k > SharingParameters.maxShares {
-            throw .invalidParameters(k: k, n: shares.count, reason: "k must be in 1...255")
-        }
-        if shares.count < k { throw .notEnoughShares(needed: k, got: shares.count) }
-        var parsed: [Parsed] = []
-        parsed.reserveCapacity(shares.count)
-        for (i, s) in shares.enumerated() { parsed.append(try parse(s, index: i)) }
-        for (i, p) in parsed.enumerated() {
-            if p.values.count != parsed[0].values.count {
-                throw .inconsistentShares("share #\(i) has \(p.values.count) values but share #0 has \(parsed[0].values.count)")
-            }
-            if p.k != k { throw .inconsistentShares("share #\(i) says k = \(p.k) but the join asked for k = \(k)") }
-        }
-        try SharingParameters.validateXs(parsed.map { $0.x })
-        return parsed
-    }
 }
