@@ -13,10 +13,14 @@ extension GF256Kernel {
         withUnsafeTemporaryAllocation(of: Int32.self, capacity: outputCount * 8 * groups) { entries in
             // entries[(i·8 + t)·groups + g] = table index of output i's bit-t pattern in group g.
             for i in 0..<outputCount {
-                for t in 0..<8 {
-                    for g in 0..<groups {
-                        var pattern = 0
-                        for b in 0..<min(4, k - 4 * g) where weights[i * k + 4 * g + b] >> t & 1 == 1 { pattern |= 1 << b }
+                for g in 0..<groups {
+                    // The group's (up to) 4 weights packed little-endian; bit t of each byte gathered
+                    // into a nibble by the multiply (bytes 0-3 land on bits 24-27).
+                    var packed: UInt32 = 0
+                    for b in 0..<min(4, k - 4 * g) { packed |= UInt32(weights[i * k + 4 * g + b]) << UInt32(8 * b) }
+                    for t in 0..<8 {
+                        let bits = (packed >> UInt32(t)) & 0x0101_0101
+                        let pattern = Int((bits &* 0x0102_0408) >> 24 & 0xF)
                         entries[(i * 8 + t) * groups + g] = Int32(g * 16 + pattern)
                     }
                 }
