@@ -87,7 +87,7 @@ extension GF256Kernel {
     }
 
     /// The bytes after the last whole chunk, one weighted sum per output.
-    private static func tail(_ inputs: UnsafeBufferPointer<UnsafePointer<UInt8>>, weights: UnsafeBufferPointer<UInt8>,
+    static func tail(_ inputs: UnsafeBufferPointer<UnsafePointer<UInt8>>, weights: UnsafeBufferPointer<UInt8>,
                              outputCount: Int, from offset: Int, length: Int, into out: UnsafeMutablePointer<UInt8>) {
         let k = inputs.count
         withUnsafeTemporaryAllocation(of: UnsafePointer<UInt8>.self, capacity: k) { shifted in

@@ -41,7 +41,10 @@ public struct GF256Sharing: SecretSharingScheme {
         let interpolated = GF256Kernel.withPointers(to: [[0] + secret] + shares, count: k, offset: 1) { inputs in
             [UInt8](unsafeUninitializedCapacity: outputs * length) { buf, initialized in
                 weights.withUnsafeBufferPointer { w in
-                    if k >= 2 && outputs >= 2 {
+                    if k >= 2 && outputs >= 2 && GF256Kernel.prefersMultiples(k: k, outputs: outputs) {
+                        GF256Kernel.multiSumByMultiples(inputs, weights: w, outputCount: outputs, length: length,
+                                                        into: buf.baseAddress!)
+                    } else if k >= 2 && outputs >= 2 {
                         GF256Kernel.multiSum(inputs, weights: w, outputCount: outputs, length: length, into: buf.baseAddress!)
                     } else {
                         for i in 0..<outputs {

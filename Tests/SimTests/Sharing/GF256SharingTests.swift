@@ -67,3 +67,37 @@ import SimKernel
         }
     }
 }
+
+/// Both multi-output kernels and the per-output kernel against table multiplication.
+@Test func gf256KernelsAgreeOnRandomInputs() {
+    var rng = Xoshiro256StarStar(seed: 1234)
+    for _ in 0..<sharingPropertySeeds(default: 100) {
+        let k = rng.int(in: 1...24), outputs = rng.int(in: 1...12), length = rng.int(in: 1...400)
+        var flat = [UInt8](repeating: 0, count: k * length), weights = [UInt8](repeating: 0, count: outputs * k)
+        rng.fill(&flat); rng.fill(&weights)
+        let inputs = (0..<k).map { Array(flat[$0 * length..<($0 + 1) * length]) }
+        var expected: [UInt8] = []
+        for i in 0..<outputs {
+            expected += GF256Vector.weightedSum(inputs, weights: Array(weights[i * k..<(i + 1) * k]), length: length)
+        }
+        let results = GF256Kernel.withPointers(to: inputs, count: k, offset: 0) { p in
+            weights.withUnsafeBufferPointer { w in
+                [0, 1, 2].map { method in
+                    [UInt8](unsafeUninitializedCapacity: outputs * length) { buf, n in
+                        switch method {
+                        case 0: GF256Kernel.multiSum(p, weights: w, outputCount: outputs, length: length, into: buf.baseAddress!)
+                        case 1: GF256Kernel.multiSumByMultiples(p, weights: w, outputCount: outputs, length: length, into: buf.baseAddress!)
+                        default:
+                            for i in 0..<outputs {
+                                GF256Kernel.weightedSum(p, weights: UnsafeBufferPointer(rebasing: w[i * k..<(i + 1) * k]),
+                                                        length: length, into: buf.baseAddress! + i * length)
+                            }
+                        }
+                        n = outputs * length
+                    }
+                }
+            }
+        }
+        for (method, r) in results.enumerated() { #expect(r == expected, "method \(method) k=\(k) outputs=\(outputs) L=\(length)") }
+    }
+}
