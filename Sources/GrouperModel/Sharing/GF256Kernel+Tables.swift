@@ -76,9 +76,11 @@ extension GF256Kernel {
     private static func hornerOverTables<V: SIMD>(_ entries: UnsafeMutablePointer<Int32>, groups: Int,
                                                   table: UnsafeMutablePointer<V>) -> V where V.Scalar == UInt64 {
         var acc = V()
-        var t = 7
+        let top = entries + 7 * groups
+        for g in 0..<groups { acc ^= table[Int(top[g])] }
+        var t = 6
         while t >= 0 {
-            acc = xtime(acc)
+            acc = xtime(acc)                           // 7 doublings: the first would act on zero
             let row = entries + t * groups
             for g in 0..<groups { acc ^= table[Int(row[g])] }
             t -= 1

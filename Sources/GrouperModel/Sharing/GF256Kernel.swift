@@ -54,7 +54,7 @@ enum GF256Kernel {
             var acc = V()
             var t = 7
             while t >= 0 {
-                acc = xtime(acc)
+                if t < 7 { acc = xtime(acc) }          // the first doubling would act on zero
                 var i = starts[t]
                 let end = starts[t + 1]
                 while i < end {
