@@ -32,42 +32,45 @@ public struct GF256Sharing: SecretSharingScheme {
                 initialized = length + 1
             })
         }
-        let outputs = n - k + 1
+        let interpolated = Self.interpolate(secret: secret, randomShares: shares, k: k, n: n)
+        interpolated.withUnsafeBufferPointer { src in
+            for x in k...n {
+                shares.append([UInt8](unsafeUninitializedCapacity: length + 1) { buf, initialized in
+                    buf[0] = UInt8(x)
+                    (buf.baseAddress! + 1).update(from: src.baseAddress! + (x - k) * length, count: length)
+                    initialized = length + 1
+                })
+            }
+        }
+        let work = SharingWork(fieldMultiplyAdds: (n - k + 1) * k * length, randomBytes: (k - 1) * length,
+                               bytesIn: length, bytesOut: n * (length + 1))
+        return (shares, work)
+    }
+
+    /// Values at x = k…n (row-major, (n−k+1)·L bytes) of the polynomials through (0, secret)
+    /// and the k−1 random shares (x = 1…k−1, x byte first).
+    static func interpolate(secret: [UInt8], randomShares: [[UInt8]], k: Int, n: Int) -> [UInt8] {
+        let outputs = n - k + 1, length = secret.count
         let logDen = GF256Lagrange.logDenominators(points: (0..<k).map { UInt8($0) })
         var weights = [UInt8](repeating: 0, count: outputs * k)
         for x in k...n {
             GF256Lagrange.weights(at: UInt8(x), pointCount: k, logDenominators: logDen, into: &weights, at: (x - k) * k)
         }
-        let interpolated = GF256Kernel.withPointers(to: [[0] + secret] + shares, count: k, offset: 1) { inputs in
-            [UInt8](unsafeUninitializedCapacity: outputs * length) { buf, initialized in
-                weights.withUnsafeBufferPointer { w in
-                    if k >= 2 && outputs >= 2 && GF256Kernel.prefersMultiples(k: k, outputs: outputs) {
-                        GF256Kernel.multiSumByMultiples(inputs, weights: w, outputCount: outputs, length: length,
-                                                        into: buf.baseAddress!)
-                    } else if k >= 2 && outputs >= 2 {
-                        GF256Kernel.multiSum(inputs, weights: w, outputCount: outputs, length: length, into: buf.baseAddress!)
-                    } else {
-                        for i in 0..<outputs {
-                            GF256Kernel.weightedSum(inputs, weights: UnsafeBufferPointer(rebasing: w[i * k..<(i + 1) * k]),
-                                                    length: length, into: buf.baseAddress! + i * length)
+        return secret.withUnsafeBufferPointer { s in
+            GF256Kernel.withPointers(to: randomShares, count: k - 1, offset: 1) { random in
+                withUnsafeTemporaryAllocation(of: UnsafePointer<UInt8>.self, capacity: k) { inputs in
+                    inputs[0] = s.baseAddress!
+                    for j in 1..<k { inputs[j] = random[j - 1] }
+                    return [UInt8](unsafeUninitializedCapacity: outputs * length) { buf, initialized in
+                        weights.withUnsafeBufferPointer { w in
+                            GF256Kernel.sums(UnsafeBufferPointer(inputs), weights: w, outputCount: outputs,
+                                             length: length, into: buf.baseAddress!)
                         }
+                        initialized = outputs * length
                     }
                 }
-                initialized = outputs * length
             }
         }
-        for x in k...n {
-            shares.append([UInt8](unsafeUninitializedCapacity: length + 1) { buf, initialized in
-                buf[0] = UInt8(x)
-                interpolated.withUnsafeBufferPointer { src in
-                    (buf.baseAddress! + 1).update(from: src.baseAddress! + (x - k) * length, count: length)
-                }
-                initialized = length + 1
-            })
-        }
-        let work = SharingWork(fieldMultiplyAdds: (n - k + 1) * k * length, randomBytes: (k - 1) * length,
-                               bytesIn: length, bytesOut: n * (length + 1))
-        return (shares, work)
     }
 
     public func join(_ shares: [[UInt8]], k: Int) throws(SharingError) -> (secret: [UInt8], work: SharingWork) {
