@@ -1,0 +1,112 @@
+import SimKernel
+
+/// Shamir's scheme over GF(2^8) (polynomial 0x11B): binary shares, x = 1…n.
+///
+/// Share layout: byte 0 is x, then L bytes (the polynomials evaluated at x, one per
+/// secret byte). Joining uses the first k shares given (after checking all of them).
+///
+/// Split draws the *shares* at x = 1…k−1 uniformly (share 1 first, each share's L bytes
+/// as by `rng.fill` on an L-byte array: 8 bytes per draw, the rest of the last draw
+/// unused) and interpolates the shares at x = k…n through those points and (0, secret).
+/// For a uniformly random polynomial of degree < k with f(0) = secret, the values at
+/// k−1 fixed non-zero points are uniform and independent (the Vandermonde map is a
+/// bijection), so the output distribution equals that of drawing coefficients; the
+/// interpolation needs (n−k+1)·k vector multiply-adds instead of n·(k−1).
+public struct GF256Sharing: SecretSharingScheme {
+    public init() {}
+
+    public var kind: SharingSchemeKind { .gf256 }
+
+    public func shareLength(secretLength length: Int) -> Int { length + 1 }
+
+    public func split(_ secret: [UInt8], k: Int, n: Int, rng: inout Xoshiro256StarStar)
+        throws(SharingError) -> (shares: [[UInt8]], work: SharingWork) {
+        try SharingParameters.validateSplit(k: k, n: n, secretLength: secret.count)
+        let length = secret.count
+        var shares: [[UInt8]] = []
+        shares.reserveCapacity(n)
+        for x in 1..<k {
+            shares.append([UInt8](unsafeUninitializedCapacity: length + 1) { buf, initialized in
+                buf[0] = UInt8(x)
+                GF256Kernel.fill(buf.baseAddress! + 1, count: length, rng: &rng)
+                initialized = length + 1
+            })
+        }
+        let interpolated = Self.interpolate(secret: secret, randomShares: shares, k: k, n: n)
+        interpolated.withUnsafeBufferPointer { src in
+            for x in k...n {
+                shares.append([UInt8](unsafeUninitializedCapacity: length + 1) { buf, initialized in
+                    buf[0] = UInt8(x)
+                    (buf.baseAddress! + 1).update(from: src.baseAddress! + (x - k) * length, count: length)
+                    initialized = length + 1
+                })
+            }
+        }
+        let work = SharingWork(fieldMultiplyAdds: (n - k + 1) * k * length, randomBytes: (k - 1) * length,
+                               bytesIn: length, bytesOut: n * (length + 1))
+        return (shares, work)
+    }
+
+    /// Values at x = k…n (row-major, (n−k+1)·L bytes) of the polynomials through (0, secret)
+    /// and the k−1 random shares (x = 1…k−1, x byte first).
+    static func interpolate(secret: [UInt8], randomShares: [[UInt8]], k: Int, n: Int) -> [UInt8] {
+        let outputs = n - k + 1, length = secret.count
+        let logDen = GF256Lagrange.logDenominators(points: (0..<k).map { UInt8($0) })
+        var weights = [UInt8](repeating: 0, count: outputs * k)
+        for x in k...n {
+            GF256Lagrange.weights(at: UInt8(x), pointCount: k, logDenominators: logDen, into: &weights, at: (x - k) * k)
+        }
+        return secret.withUnsafeBufferPointer { s in
+            GF256Kernel.withPointers(to: randomShares, count: k - 1, offset: 1) { random in
+                withUnsafeTemporaryAllocation(of: UnsafePointer<UInt8>.self, capacity: k) { inputs in
+                    inputs[0] = s.baseAddress!
+                    for j in 1..<k { inputs[j] = random[j - 1] }
+                    return [UInt8](unsafeUninitializedCapacity: outputs * length) { buf, initialized in
+                        weights.withUnsafeBufferPointer { w in
+                            GF256Kernel.sums(UnsafeBufferPointer(inputs), weights: w, outputCount: outputs,
+                                             length: length, into: buf.baseAddress!)
+                        }
+                        initialized = outputs * length
+                    }
+                }
+            }
+        }
+    }
+
+    public func join(_ shares: [[UInt8]], k: Int) throws(SharingError) -> (secret: [UInt8], work: SharingWork) {
+        try Self.validateJoin(shares, k: k)
+        let length = shares[0].count - 1
+        let secret = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: k) { weights in
+            GF256Lagrange.weightsAtZero(shares: shares, count: k, into: weights.baseAddress!)
+            return GF256Kernel.withPointers(to: shares, count: k, offset: 1) { inputs in
+                [UInt8](unsafeUninitializedCapacity: length) { buf, initialized in
+                    GF256Kernel.weightedSum(inputs, weights: UnsafeBufferPointer(weights), length: length,
+                                            into: buf.baseAddress!)
+                    initialized = length
+                }
+            }
+        }
+        let work = SharingWork(fieldMultiplyAdds: k * length, randomBytes: 0,
+                               bytesIn: k * (length + 1), bytesOut: length)
+        return (secret, work)
+    }
+
+    /// Checks k, the count, lengths and x of every share given (not only the k used).
+    static func validateJoin(_ shares: [[UInt8]], k: Int) throws(SharingError) {
+        if k < 1 || k > SharingParameters.maxShares {
+            throw .invalidParameters(k: k, n: shares.count, reason: "k must be in 1...255")
+        }
+        if shares.count < k { throw .notEnoughShares(needed: k, got: shares.count) }
+        let shareLength = shares[0].count
+        for (i, s) in shares.enumerated() {
+            if s.count < 2 {
+                throw .malformedShare(index: i, reason: "a gf256 share needs 1 byte x and at least 1 data byte, got \(s.count) bytes")
+            }
+            if s.count != shareLength {
+                throw .inconsistentShares("share #\(i) has \(s.count) bytes but share #0 has \(shareLength)")
+            }
+        }
+        var seen = SharingParameters.XSet()
+        for s in shares { try seen.insert(Int(s[0])) }
+    }
+}
