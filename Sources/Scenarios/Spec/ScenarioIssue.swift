@@ -56,7 +56,7 @@ struct ObjectReader {
         self.node = node; self.members = m
         var seen: [String] = []
         for (k, _) in m {
-            if seen.contains(k) { node.sink.add(node.key(k), "duplicate key") }
+            if seen.contains(k) { node.sink.add(node.key(k), "duplicate key '\(k)' (each key may appear once)") }
             seen.append(k)
             if !allowed.contains(k) {
                 node.sink.add(node.key(k), "unknown key '\(k)'\(didYouMean(k, among: allowed)); allowed keys: \(allowed.joined(separator: ", "))")

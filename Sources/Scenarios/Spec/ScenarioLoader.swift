@@ -73,8 +73,16 @@ public enum ScenarioLoader {
         for (i, axis) in axes.enumerated() {
             for (j, p) in axis.parameters.enumerated() {
                 let where_ = axis.parameters.count > 1 ? "sweep[\(i)].zip[\(j)].path" : "sweep[\(i)].path"
-                do { _ = try JSONPath.setting(tree, JSONPath.parse(p.path)![...], to: p.values[0]) } catch {
+                let t: JSONValue
+                do { t = try JSONPath.setting(tree, JSONPath.parse(p.path)![...], to: p.values[0]) } catch {
                     sink.add(where_, "got \"\(p.path)\", expected a path into the scenario: \(error.message)")
+                    continue
+                }
+                // A path that only creates an unknown key is a typo in the sweep, not in every point.
+                let scratch = IssueSink(file: sink.file)
+                _ = ScenarioReader(sink: scratch).read(t)
+                if let unknown = scratch.issues.first(where: { $0.path == p.path && $0.message.hasPrefix("unknown key") }) {
+                    sink.add(where_, "got \"\(p.path)\", expected a path to a field of the scenario: \(unknown.message)")
                 }
             }
         }

@@ -87,7 +87,7 @@ extension ScenarioReader {
 
     func readChurn(_ n: Node?, devices: Int?, duration: SimDuration?) -> ChurnSpec? {
         guard let n else { return ChurnSpec.none }
-        guard let o = ObjectReader(n, allowed: ["devices", "online", "offline", "windows"]) else { return nil }
+        guard let o = ObjectReader(n, allowed: ["devices", "online", "offline", "start_offline", "windows"]) else { return nil }
         let before = sink.count
         let sel = o.optional("devices").map { $0.selection(count: devices, noun: "device") } ?? .all
         var process: (online: DistributionSpec, offline: DistributionSpec)? = nil
@@ -99,6 +99,10 @@ extension ScenarioReader {
             if let on, on.mean <= 0 { sink.add(n.key("online"), "got a mean of 0, expected a positive mean online time") }
             if let on, let off { process = (on, off) }
         }
+        let startOffline = o.optional("start_offline").map { $0.probability() } ?? 0
+        if let p = startOffline, p > 0, process == nil, !(o.has("online") || o.has("offline")) {
+            sink.add(n.key("start_offline"), "got \(NumberFormat.shortest(p)), but it applies only with an online/offline process")
+        }
         var windows: [OfflineWindow] = []
         if let w = o.optional("windows") {
             if case .array(let items) = w.value {
@@ -108,8 +112,8 @@ extension ScenarioReader {
                 }
             } else { w.fail("a list of {\"device\", \"start\", \"end\"} windows") }
         }
-        guard sink.count == before, let sel else { return nil }
-        return ChurnSpec(devices: sel, process: process, windows: windows)
+        guard sink.count == before, let sel, let startOffline else { return nil }
+        return ChurnSpec(devices: sel, process: process, windows: windows, startOffline: startOffline)
     }
 
     private func readWindow(_ n: Node, devices: Int?, duration: SimDuration?) -> OfflineWindow? {

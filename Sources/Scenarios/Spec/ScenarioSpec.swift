@@ -124,11 +124,13 @@ public struct ChurnSpec: Equatable, Sendable {
     /// Alternating online/offline periods (seconds), every selected device independently.
     public var process: (online: DistributionSpec, offline: DistributionSpec)?
     public var windows: [OfflineWindow]
+    /// Probability that a churning device starts the run offline (process only).
+    public var startOffline: Double
 
-    public static let none = ChurnSpec(devices: .all, process: nil, windows: [])
+    public static let none = ChurnSpec(devices: .all, process: nil, windows: [], startOffline: 0)
 
     public static func == (a: ChurnSpec, b: ChurnSpec) -> Bool {
-        a.devices == b.devices && a.windows == b.windows
+        a.devices == b.devices && a.windows == b.windows && a.startOffline == b.startOffline
             && a.process?.online == b.process?.online && a.process?.offline == b.process?.offline
     }
 }
