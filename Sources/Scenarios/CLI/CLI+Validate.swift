@@ -1,3 +1,4 @@
+import GrouperModel
 extension GrouperCLI {
     static var validateCommand: CLICommand {
         CLICommand(name: "validate", summary: "Check scenario files without running them",

@@ -29,7 +29,7 @@ public enum BuiltinScenarios {
     {
       "format": 1,
       "name": "churn-k-sweep",
-      "description": "Devices go offline for hours at a time and server 2 refuses requests for a while; k and the protocol variant are swept.",
+      "description": "Devices go offline for hours at a time and server 2 refuses requests for a while; k and the protocol variant are swept. Churn stops 12 h before the end; only the safety checkers are required, since no-recovery is expected to lose messages.",
       "seed": 7,
       "replications": 5,
       "duration": "3d",
@@ -45,6 +45,8 @@ public enum BuiltinScenarios {
         {"path": "group.k", "values": [1, 2, 3]},
         {"path": "protocol.variant", "values": ["thesis", "no-recovery"]}
       ],
+      "settle": "12h",
+      "require": ["no-phantom", "ttl"],
       "metrics": ["converged", "delivery_ratio", "lost_messages", "reuploads", "resends_uploaded"]
     }
 

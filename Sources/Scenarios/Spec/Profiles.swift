@@ -4,6 +4,8 @@ public enum ProfileUnit: String, Sendable {
     case duration
     /// Bytes per second, a positive number.
     case bytesPerSecond = "bytes/s"
+    /// A whole number of bytes, ≥ 0.
+    case bytes
 }
 
 /// One named built-in profile or a built-in with overrides.
@@ -49,12 +51,15 @@ public enum ProfileCatalog {
             Field(name: "random_byte", unit: .duration, summary: "CPU time per random coefficient byte"),
             Field(name: "json_byte", unit: .duration, summary: "CPU time per byte marshalled or parsed"),
             Field(name: "store_op", unit: .duration, summary: "CPU time per persistent-store operation"),
+            Field(name: "request", unit: .duration, summary: "client CPU time per HTTP request built or parsed"),
         ]
         case .network: return [
-            Field(name: "latency", unit: .duration, summary: "round trip added to every request"),
+            Field(name: "latency", unit: .duration, summary: "one-way latency device↔server 1"),
+            Field(name: "latency_step", unit: .duration, summary: "extra one-way latency per further server index"),
             Field(name: "bandwidth", unit: .bytesPerSecond, summary: "a device's link, shared by its concurrent transfers"),
             Field(name: "timeout", unit: .duration, summary: "request timeout (blackholed servers)"),
             Field(name: "push_latency", unit: .duration, summary: "delay of a push notification"),
+            Field(name: "overhead", unit: .bytes, summary: "protocol bytes per request and per response (headers)"),
         ]
         case .server: return [
             Field(name: "processing", unit: .duration, summary: "server time per request"),
@@ -67,18 +72,18 @@ public enum ProfileCatalog {
     public static func builtins(_ kind: ProfileSpec.Kind) -> [(name: String, summary: String, values: [Double])] {
         switch kind {
         case .device: return [
-            ("a5", "iPhone 4s class (Apple A5, 800 MHz)", [40e-9, 50e-9, 200e-9, 2e-3]),
-            ("modern", "a recent phone", [2e-9, 5e-9, 10e-9, 100e-6]),
-            ("instant", "no CPU cost (isolates network effects)", [0, 0, 0, 0]),
+            ("a5", "iPhone 4s class (Apple A5, 800 MHz)", [40e-9, 50e-9, 200e-9, 2e-3, 5e-3]),
+            ("modern", "a recent phone", [5e-9, 10e-9, 50e-9, 200e-6, 500e-6]),
+            ("instant", "no CPU cost (isolates network effects)", [0, 0, 0, 0, 0]),
         ]
         case .network: return [
-            ("lab-80211n", "802.11n lab WLAN", [3e-3, 5_000_000, 60, 0.5]),
-            ("lte", "a mobile LTE link", [50e-3, 2_500_000, 60, 1]),
-            ("ideal", "no latency, very fast links", [0, 1e12, 60, 0]),
+            ("lab-80211n", "802.11n lab WLAN", [5e-3, 100e-6, 2_500_000, 60, 0.3, 400]),
+            ("lte", "a mobile LTE link", [40e-3, 0, 1_500_000, 60, 1, 400]),
+            ("ideal", "no latency, very fast links", [0, 0, 1e12, 60, 0, 0]),
         ]
         case .server: return [
             ("tomcat-mysql", "Tomcat + MySQL web service (thesis setup)", [5e-3, 1e-3]),
-            ("fast", "a lightly loaded modern service", [200e-6, 20e-6]),
+            ("fast", "a lightly loaded modern service", [2e-3, 200e-6]),
             ("instant", "no server time", [0, 0]),
         ]
         }

@@ -84,6 +84,7 @@ extension ScenarioReader {
             switch f.unit {
             case .duration: value = v.duration(positive: false)?.seconds
             case .bytesPerSecond: value = v.double(in: 1...1e15, "a bandwidth in bytes/s in 1...1e15")
+            case .bytes: value = v.int(in: 0...1_000_000_000).map(Double.init)
             }
             if let value { p.values[i] = value } else { ok = false }
         }

@@ -8,7 +8,7 @@ struct ScenarioReader {
 
     static let topKeys = ["format", "name", "description", "seed", "replications", "duration", "warmup",
                           "group", "protocol", "sharing", "workload", "churn", "faults", "profiles",
-                          "sweep", "metrics"]
+                          "sweep", "metrics", "require", "settle"]
 
     /// The spec, or nil when any issue was added (issues are in `sink`).
     func read(_ root: JSONValue) -> ScenarioSpec? {
@@ -35,16 +35,26 @@ struct ScenarioReader {
         let profiles = readProfiles(obj.optional("profiles"))
         let sweep = readSweep(obj.optional("sweep"))
         let metrics = readMetrics(obj.optional("metrics"))
+        let require = readRequire(obj.optional("require"))
+        let settle = obj.optional("settle").map { $0.duration(positive: false) } ?? .zero
+        if let d = duration, let st = settle, st >= d {
+            sink.add("settle", "got \"\(st)\", expected a settle time shorter than the duration (\(d))")
+        }
+        if let p = proto, p.confirm.mode == .afterReceive, p.variant != .asBuilt {
+            sink.add("protocol.confirm.policy", "got \"after-receive\", expected \"periodic\" or \"never\": after-receive is the as-built client's behaviour (use \"variant\": \"as-built\")")
+        }
         if let d = duration, let w = warmup, w >= d {
             sink.add("warmup", "got \"\(w)\", expected a warm-up shorter than the duration (\(d))")
         }
         guard sink.count == before, let name, let seed, let replications, let duration, let warmup, let group,
-              let proto, let sharing, let workload, let churn, let faults, let profiles, let sweep, let metrics
+              let proto, let sharing, let workload, let churn, let faults, let profiles, let sweep, let metrics,
+              let require, let settle
         else { return nil }
         return ScenarioSpec(name: name, description: description, seed: seed, replications: replications,
                             duration: duration, warmup: warmup, group: group, protocolSpec: proto,
                             sharing: sharing, workload: workload, churn: churn, faults: faults,
-                            profiles: profiles, sweep: sweep, metrics: metrics)
+                            profiles: profiles, sweep: sweep, metrics: metrics,
+                            require: require, settle: settle)
     }
 
     /// Names become directory names: letters, digits, `.`, `_`, `-`; at most 64.
@@ -77,8 +87,8 @@ struct ScenarioReader {
     }
 
     func readProtocol(_ n: Node?, ttl: SimDuration?) -> ProtocolSpec? {
-        let defaultConfirm = ConfirmPolicy(mode: .periodic, period: ttl ?? .days(1), onReconnect: true)
-        let defaultReceive = ReceivePolicy(mode: .pushAndPoll, pollPeriod: .minutes(5), onReconnect: true)
+        let defaultConfirm = ConfirmPolicySpec(mode: .periodic, period: ttl ?? .days(1), onReconnect: true)
+        let defaultReceive = ReceivePolicySpec(mode: .pushAndPoll, pollPeriod: .minutes(5), onReconnect: true)
         guard let n else {
             return ProtocolSpec(variant: .thesis, confirm: defaultConfirm, receive: defaultReceive,
                                 resendRetry: .minutes(10), unsentRetryPeriod: .minutes(10))
@@ -86,21 +96,21 @@ struct ScenarioReader {
         guard let o = ObjectReader(n, allowed: ["variant", "confirm", "receive", "resend_retry", "unsent_retry"]) else { return nil }
         let before = sink.count
         let variant = o.optional("variant").map { $0.choice(ProtocolVariant.allCases.map(\.rawValue)).flatMap(ProtocolVariant.init) } ?? .thesis
-        let confirm = o.optional("confirm").map { c -> ConfirmPolicy? in
+        let confirm = o.optional("confirm").map { c -> ConfirmPolicySpec? in
             guard let co = ObjectReader(c, allowed: ["policy", "period", "on_reconnect"]) else { return nil }
-            let mode = co.optional("policy").map { $0.choice(ConfirmPolicy.Mode.allCases.map(\.rawValue)).flatMap(ConfirmPolicy.Mode.init) } ?? .periodic
+            let mode = co.optional("policy").map { $0.choice(ConfirmPolicySpec.Mode.allCases.map(\.rawValue)).flatMap(ConfirmPolicySpec.Mode.init) } ?? .periodic
             let period = co.optional("period").map { $0.duration(positive: true) } ?? defaultConfirm.period
             let re = co.optional("on_reconnect").map { $0.bool() } ?? true
             guard let mode, let period, let re else { return nil }
-            return ConfirmPolicy(mode: mode, period: period, onReconnect: re)
+            return ConfirmPolicySpec(mode: mode, period: period, onReconnect: re)
         } ?? defaultConfirm
-        let receive = o.optional("receive").map { r -> ReceivePolicy? in
+        let receive = o.optional("receive").map { r -> ReceivePolicySpec? in
             guard let ro = ObjectReader(r, allowed: ["policy", "poll_period", "on_reconnect"]) else { return nil }
-            let mode = ro.optional("policy").map { $0.choice(ReceivePolicy.Mode.allCases.map(\.rawValue)).flatMap(ReceivePolicy.Mode.init) } ?? .pushAndPoll
+            let mode = ro.optional("policy").map { $0.choice(ReceivePolicySpec.Mode.allCases.map(\.rawValue)).flatMap(ReceivePolicySpec.Mode.init) } ?? .pushAndPoll
             let period = ro.optional("poll_period").map { $0.duration(positive: true) } ?? defaultReceive.pollPeriod
             let re = ro.optional("on_reconnect").map { $0.bool() } ?? true
             guard let mode, let period, let re else { return nil }
-            return ReceivePolicy(mode: mode, pollPeriod: period, onReconnect: re)
+            return ReceivePolicySpec(mode: mode, pollPeriod: period, onReconnect: re)
         } ?? defaultReceive
         let resendRetry = o.optional("resend_retry").map { $0.duration(positive: true) } ?? .minutes(10)
         var unsent: SimDuration?? = .some(.minutes(10))
@@ -111,6 +121,20 @@ struct ScenarioReader {
         guard sink.count == before, let variant, let confirm, let receive, let resendRetry, let unsent else { return nil }
         return ProtocolSpec(variant: variant, confirm: confirm, receive: receive, resendRetry: resendRetry,
                             unsentRetryPeriod: unsent)
+    }
+
+    func readRequire(_ n: Node?) -> [String]? {
+        guard let n else { return ScenarioSpec.checkers }
+        guard case .array(let items) = n.value else {
+            n.fail("a list of checker names: \(ScenarioSpec.checkers.joined(separator: ", ")) (may be empty)"); return nil
+        }
+        var out: [String] = []
+        for (i, item) in items.enumerated() {
+            let m = Node(value: item, path: n.index(i), sink: sink)
+            guard let name = m.choice(ScenarioSpec.checkers) else { continue }
+            if out.contains(name) { m.fail("a checker not listed before") } else { out.append(name) }
+        }
+        return out.count == items.count ? out : nil
     }
 
     func readMetrics(_ n: Node?) -> [String]? {

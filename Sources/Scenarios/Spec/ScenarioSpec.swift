@@ -23,6 +23,14 @@ public struct ScenarioSpec: Equatable, Sendable {
     public var sweep: [SweepAxis]
     /// Metric names from `MetricCatalog`, in report order.
     public var metrics: [String]
+    /// Checkers whose failure fails the run (exit code 1); the others are only reported.
+    public var require: [String]
+    /// During the last `settle` of the run churn and fault processes stop: every
+    /// device is online and every server up, so liveness can be judged.
+    public var settle: SimDuration
+
+    /// The checkers a run reports.
+    public static let checkers = ["convergence", "no-phantom", "ttl"]
 }
 
 /// The group: devices over n servers with f(k, n, s) and a TTL.
@@ -36,18 +44,10 @@ public struct GroupSpec: Equatable, Sendable {
     public var sweepPeriod: SimDuration
 }
 
-/// Protocol variants of SPEC §4.
-public enum ProtocolVariant: String, CaseIterable, Sendable {
-    case thesis
-    case asBuilt = "as-built"
-    case basicMulticast = "basic-multicast"
-    case noRecovery = "no-recovery"
-}
-
 public struct ProtocolSpec: Equatable, Sendable {
     public var variant: ProtocolVariant
-    public var confirm: ConfirmPolicy
-    public var receive: ReceivePolicy
+    public var confirm: ConfirmPolicySpec
+    public var receive: ReceivePolicySpec
     /// A receiver does not ask again for a range it already asked for before this.
     public var resendRetry: SimDuration
     /// Unsent messages are retried on reconnect and, if set, periodically.
@@ -55,7 +55,7 @@ public struct ProtocolSpec: Equatable, Sendable {
 }
 
 /// When a device sends confirm messages.
-public struct ConfirmPolicy: Equatable, Sendable {
+public struct ConfirmPolicySpec: Equatable, Sendable {
     public enum Mode: String, CaseIterable, Sendable {
         /// Every `period` while online.
         case periodic
@@ -69,7 +69,7 @@ public struct ConfirmPolicy: Equatable, Sendable {
 }
 
 /// When a device pulls from the servers.
-public struct ReceivePolicy: Equatable, Sendable {
+public struct ReceivePolicySpec: Equatable, Sendable {
     public enum Mode: String, CaseIterable, Sendable {
         /// On push notifications only.
         case push

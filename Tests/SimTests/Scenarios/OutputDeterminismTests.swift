@@ -72,6 +72,18 @@ import Testing
         #expect(!manifests[0].contains(dir.path), "the manifest must not depend on where it was run")
     }
 
+    @Test func twoProcessesRunTheProtocolModelIdentically() throws {
+        let dir = ScenarioFixtures.tempDir("procs-real")
+        var outputs: [[String: Data]] = []
+        for i in 0..<2 {
+            let out = dir.appendingPathComponent("p\(i)").path
+            let r = try CLIProcess.run(["run", "smoke", "--seed", "42", "--jobs", "\(i + 1)", "--out", out])
+            #expect(r.status == 0, "\(r.stderr)")
+            outputs.append(try ScenarioFixtures.files(in: URL(fileURLWithPath: out)))
+        }
+        #expect(outputs[0]["manifest.json"] != nil && outputs[0] == outputs[1])
+    }
+
     @Test func failedCheckerExitsOneAndPrintsTheReplayCommand() throws {
         let dir = ScenarioFixtures.tempDir("checker")
         let f = try scenarioFile(dir)

@@ -25,6 +25,10 @@ import SimKernel
             let records = try ParallelRunner.execute(plan.runs, executor: SyntheticExecutor(), jobs: 1)
             #expect(records.count == s.points.count * s.base.replications)
             #expect(ResultSet(scenario: s, records: records).files.last?.name == "manifest.json")
+            // The first run of every example also runs on the real protocol model.
+            let real = try ParallelRunner.record(plan.runs[0], executor: GrouperExecutor())
+            #expect(real.metrics.count == s.base.metrics.count)
+            #expect(!real.checkers.isEmpty)
         }
     }
 
@@ -43,7 +47,7 @@ import SimKernel
         #expect(s.base.group.ttl == .days(1) && s.base.group.servers == 2)
         #expect(s.base.protocolSpec.variant == .thesis && s.base.protocolSpec.confirm.period == .days(1))
         #expect(s.base.metrics == MetricCatalog.defaults)
-        #expect(s.base.profiles.network["latency"] == 3e-3)
+        #expect(s.base.profiles.network["latency"] == 5e-3)
     }
 
     @Test func sweepIsACartesianProductOfZippedAxesFirstSlowest() throws {
@@ -103,5 +107,23 @@ import SimKernel
         #expect(abs(s.ci95HalfWidth - 3.182 * s.stddev / 2) < 1e-12)
         #expect(SampleSummary([5]).ci95HalfWidth.isNaN)
         #expect(SampleSummary.t975(df: 1000) > 1.96 && SampleSummary.t975(df: 1000) < 1.963)
+    }
+
+    @Test func grouperEngineRunsTheSmokeScenarioEndToEnd() throws {
+        let s = try ScenarioLoader.load(BuiltinScenarios.source(named: "smoke")!)
+        let plan = RunPlan(s)
+        let a = try ParallelRunner.execute(plan.runs, executor: GrouperExecutor(), jobs: 2)
+        let b = try ParallelRunner.execute(plan.runs, executor: GrouperExecutor(), jobs: 1)
+        #expect(a == b)
+        let m = s.base.metrics
+        for r in a {
+            #expect(r.failedCheckers.isEmpty, "\(r.failedCheckers)")
+            #expect(r.metrics[m.firstIndex(of: "converged")!] == 1)
+            #expect(r.metrics[m.firstIndex(of: "messages_uploaded")!] > 5)
+            // Two receivers rebuild every upload of the other two devices (and confirms).
+            #expect(r.metrics[m.firstIndex(of: "messages_rebuilt")!] >= r.metrics[m.firstIndex(of: "messages_uploaded")!])
+            #expect(r.metrics[m.firstIndex(of: "upload_time")!] > 0)
+        }
+        #expect(Set(a.map(\.fingerprint)).count == a.count, "replications must differ")
     }
 }
