@@ -17,8 +17,12 @@ public struct ResultSet: Sendable {
     public var sweptPaths: [String] { spec.sweep.flatMap { $0.parameters.map(\.path) } }
     public var failedRuns: [RunRecord] { records.filter { !$0.failedCheckers.isEmpty } }
 
-    /// Records of sweep point `p` (replications in order).
-    public func records(point p: Int) -> [RunRecord] { records.filter { $0.point == p } }
+    /// Records of sweep point `p` (replications in order). O(1): records are in
+    /// run order, point-major, one per (point, replication).
+    public func records(point p: Int) -> ArraySlice<RunRecord> {
+        precondition(records.count == scenario.points.count * spec.replications, "records must cover the whole plan")
+        return records[(p * spec.replications)..<((p + 1) * spec.replications)]
+    }
 
     /// Summary of metric `m` (index into spec.metrics) at point `p`.
     public func summary(point p: Int, metric m: Int) -> SampleSummary {
