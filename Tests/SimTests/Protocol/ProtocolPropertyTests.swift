@@ -106,3 +106,36 @@ struct RandomRun {
         #expect(a != c)
     }
 }
+
+@Suite struct ProtocolVariantSafetyTests {
+    /// Every variant may lose messages, but none may invent state or keep shares past the TTL.
+    @Test(arguments: [ProtocolVariant.asBuilt, .basicMulticast])
+    func otherVariantsStaySafe(_ variant: ProtocolVariant) throws {
+        for seed in 1...UInt64(min(RandomRun.seedCount(), 60)) {
+            let report = try RandomRun.make(seed: seed, variant: variant).check()
+            #expect(!report.safetyFailed, "seed \(seed): \(report.findings.filter { $0.kind == .safety })")
+        }
+    }
+}
+
+@Suite struct InvitationTests {
+    /// A member invited after every share expired still gets every normal message the owner
+    /// holds, face to face, and ends with the same objects.
+    @Test func lateMemberGetsOwnersMessages() throws {
+        var c = SystemConfig(devices: 3, servers: 3, k: 2, s: 3, ttl: .minutes(10))
+        c.initialMembers = 2
+        let system = try GrouperSystem(config: c)
+        system.update(device: 0, objectID: "a", size: 50, at: SimTime.zero + .seconds(Int64(5)))
+        system.update(device: 1, objectID: "b", size: 50, at: SimTime.zero + .seconds(Int64(6)))
+        system.delete(device: 1, objectID: "a", at: SimTime.zero + .minutes(1))
+        #expect(!system.isMember(device: 2))
+        system.invite(device: 2, at: SimTime.zero + .minutes(30))
+        system.run(until: SimTime.zero + .minutes(30))
+        #expect(system.isMember(device: 2))
+        #expect(system.objects(device: 2).map(\.id) == ["b"])
+        #expect(system.log.contains { $0.text == "invite D2: 3 keys, 3 messages" })
+        system.run(until: SimTime.zero + .minutes(60))
+        #expect(system.check().passed, "\(system.check().findings)")
+        #expect(system.serverSnapshot(0).groups.first?.members == 3)
+    }
+}
