@@ -93,4 +93,11 @@ private func at(_ minutes: Int64, _ seconds: Int64 = 0) -> SimTime { SimTime.zer
     @Test func sameStorySameFingerprint() throws {
         #expect(try Self.run().fingerprint == Self.run().fingerprint)
     }
+
+    /// Golden fingerprints: equal in every process (Swift seeds hashing per process, so a
+    /// Dictionary order leaking into behaviour would change them). Update only on purpose.
+    @Test func goldenFingerprints() throws {
+        #expect(try Self.run().fingerprint == "48cdc4cf54e39a00")
+        #expect(try RandomRun.make(seed: 3, variant: .thesis).fingerprint == "2f32760bd91ea4ec")
+    }
 }
