@@ -39,6 +39,8 @@ public final class Simulation<Event> {
     @usableFromInline var queue: EventQueue<Delivery>
     @usableFromInline var components: ContiguousArray<any SimComponent<Event>> = []
     @usableFromInline var stopRequested = false
+    /// RNG state accessors mixed into `fingerprint()`, in registration order.
+    var fingerprintSources: [() -> Xoshiro256StarStar] = []
     /// Hash of the ordered event stream (time, seq, target) so far.
     @usableFromInline var _eventStreamHash = EventStreamHash()
     public var eventStreamHash: EventStreamHash { _eventStreamHash }

@@ -1,7 +1,9 @@
 extension GrouperCLI {
     /// Benchmarks by name; each lives in its own file under Bench/.
     static var benchmarks: [(name: String, summary: String, run: @Sendable ([String], CLIOutput) throws -> ExitCode)] {
-        []
+        [
+            ("kernel", "hold-model event rate: --pending N --events M --seed S [--json]", KernelBench.main),
+        ]
     }
 
     static var benchCommand: CLICommand {
