@@ -68,3 +68,24 @@ import SimKernel
         #expect(system.masterKey(server: 1) != nil && system.masterKey(server: 1) != system.masterKey(server: 2))
     }
 }
+
+@Suite struct BatchingTests {
+    /// 250 messages queued while offline leave in requests of at most 100 messages, one job
+    /// after another, each put on every server; one push per successful job.
+    @Test func atMostOneHundredMessagesPerRequest() throws {
+        var c = SystemConfig(devices: 2, servers: 3, k: 2, s: 2, ttl: .hours(1))
+        c.receive = ReceivePolicy(onPush: true, pullPeriod: nil, onReconnect: true)
+        c.confirm = ConfirmPolicy(period: nil, onReconnect: false)
+        let system = try GrouperSystem(config: c)
+        system.setOnline(false, device: 0, at: .zero)
+        for i in 0..<250 { system.update(device: 0, objectID: "o\(i)", size: 20, at: SimTime.zero + .seconds(Int64(1))) }
+        system.setOnline(true, device: 0, at: SimTime.zero + .minutes(1))
+        system.run(until: SimTime.zero + .minutes(5))
+        let jobs = system.timings.filter { $0.direction == .upload && $0.device == 0 }
+        #expect(jobs.map(\.messages) == [100, 100, 50])
+        #expect(jobs.allSatisfy { $0.succeeded })
+        #expect(system.counters.total(.sharePuts, device: 0) == 750)
+        #expect(system.objects(device: 1).count == 250)
+        #expect(system.check().passed)
+    }
+}
