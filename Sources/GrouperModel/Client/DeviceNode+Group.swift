@@ -39,17 +39,39 @@ extension DeviceNode {
         guard isMember, !guest.isMember, invitee != index else { return }
         guard online else { world.log(sim.now, index, "invite D\(invitee) failed: offline"); return }
         var keys: [String?] = Array(repeating: nil, count: config.servers)
-        for (j, server) in world.serverNodes.enumerated() {
-            guard let master = masterKeys[j] else { continue }
-            let add = ServerRequest(requestID: 0, device: index, groupID: world.groupID, key: master,
-                                    call: .userAdd(node: guest.node, isOwner: false))
-            if case .success(.accessKey(let key))? = server.directCall(add, now: sim.now) { keys[j] = key }
+        for j in 0..<config.servers {
+            keys[j] = register(guest.node, on: j, now: sim.now)
+            if keys[j] == nil { pendingRegistrations.append((invitee, j)) }
         }
         members.append(guest.node)
         let handover = held.keys.sorted().flatMap { s in held[s]!.keys.sorted().map { held[s]![$0]! } }
         world.log(sim.now, index, "invite D\(invitee): \(keys.compactMap { $0 }.count) keys, "
             + "\(handover.count) messages")
         guest.join(keys: keys, members: members, messages: handover, sim)
+    }
+
+    /// `user/add` of `node` on server `j` with the master key; nil if the server is down.
+    func register(_ node: String, on j: Int, now: SimTime) -> String? {
+        guard let master = masterKeys[j] else { return nil }
+        let add = ServerRequest(requestID: 0, device: index, groupID: world.groupID, key: master,
+                                call: .userAdd(node: node, isOwner: false))
+        guard case .success(.accessKey(let key))? = world.serverNodes[j].directCall(add, now: now) else { return nil }
+        return key
+    }
+
+    /// Registrations that failed at an invitation because the server was down: the owner tries
+    /// again (with its unsent retries) and hands the key to the member when it succeeds.
+    func retryRegistrations(_ sim: Simulation<GrouperEvent>) {
+        guard !pendingRegistrations.isEmpty else { return }
+        var still: [(invitee: Int, server: Int)] = []
+        for (invitee, j) in pendingRegistrations {
+            let guest = world.deviceNodes[invitee]
+            guard let key = register(guest.node, on: j, now: sim.now) else { still.append((invitee, j)); continue }
+            guest.accessKeys[j] = key
+            guest.registerDeviceToken(now: sim.now)
+            world.log(sim.now, index, "late key for D\(invitee) on server \(j)")
+        }
+        pendingRegistrations = still
     }
 
     /// The invitee's side: keys, members, and the handed-over messages run through Algorithm 1.

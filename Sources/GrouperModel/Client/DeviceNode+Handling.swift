@@ -18,6 +18,10 @@ extension DeviceNode {
         for m in messages {
             let actions = delivery.handle(m, now: sim.now, variant: config.variant, asBuilt: config.asBuilt,
                                           resendRetry: config.resendRetry, ownSequence: sequence)
+            if !m.type.isNormal, !actions.contains(.duplicate(m)) {
+                world.log(sim.now, index, "handle \(label(m)) from \(world.name(ofNode: m.sender))")
+                handled.append(m)
+            }
             for a in actions {
                 switch a {
                 case .apply(let msg):
@@ -29,17 +33,11 @@ extension DeviceNode {
                 case .askResend(let sender, let range):
                     sendResendRequest(to: sender, range: range, sim)
                 case .answerResend(let requester, let range):
-                    world.log(sim.now, index, "handle resend(\(DeliveryState.formatRange(range))) "
-                        + "from \(world.name(ofNode: requester))")
                     answerResend(requester: requester, range: range, sim)
-                    handled.append(m)
                 case .duplicate(let msg):
                     world.counters.add(.duplicatesDropped, device: index, type: msg.type, at: sim.now)
                 case .none:
-                    if m.type == .confirm {
-                        world.log(sim.now, index, "handle confirm(\(m.content)) from \(world.name(ofNode: m.sender))")
-                    }
-                    handled.append(m)
+                    break
                 }
             }
         }

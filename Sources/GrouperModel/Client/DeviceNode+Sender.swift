@@ -68,6 +68,10 @@ extension DeviceNode {
         let m = makeMessage(.confirm, content: String(sequence), sequence: 0, objectID: "",
                             receiver: GrouperMessage.multicast, sim)
         world.log(sim.now, index, "create confirm(\(sequence))")
+        if config.variant != .asBuilt {  // a newer confirm supersedes any not yet uploaded
+            outbox.removeAll { $0.message.type == .confirm }
+            unsent.removeAll { $0.message.type == .confirm }
+        }
         outbox.append(OutboxItem(message: m, splitSeed: rng.next(), shareReceiver: nil, isReupload: false))
         kickOutbox(sim)
     }

@@ -39,6 +39,8 @@ final class DeviceNode: SimComponent {
     /// Master key per server (owner only).
     var masterKeys: [String?]
     var members: [String] = []
+    /// (invitee, server) pairs whose `user/add` failed at the invitation (owner only).
+    var pendingRegistrations: [(invitee: Int, server: Int)] = []
 
     // Sender.
     var sequence = 0
@@ -127,6 +129,7 @@ final class DeviceNode: SimComponent {
         case .unsentRetry:
             if let p = config.unsent.period {
                 let onlyLaunch = config.variant == .asBuilt && config.asBuilt.retryOnlyOnLaunch
+                if isMember && online { retryRegistrations(sim) }
                 if isMember && online && !onlyLaunch { retryUnsent(sim) }
                 sim.schedule(.timer(.unsentRetry), to: me, after: p)
             }
@@ -155,6 +158,7 @@ final class DeviceNode: SimComponent {
         }
         guard isMember else { return }
         if config.variant == .asBuilt { wedged = false }  // the app relaunches
+        retryRegistrations(sim)
         if config.unsent.onReconnect { retryUnsent(sim) }
         let asBuiltDemo = config.variant == .asBuilt && config.asBuilt.confirmAfterReceiveOncePerTTL
         if config.confirm.onReconnect && !asBuiltDemo { senderConfirm(sim) }

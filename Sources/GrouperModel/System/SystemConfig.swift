@@ -41,7 +41,7 @@ public struct AsBuiltSwitches: Codable, Equatable, Sendable {
 }
 
 /// When senders call `sender.confirm()` on their own.
-public struct ConfirmPolicy: Equatable, Sendable {
+public struct ConfirmPolicy: Codable, Equatable, Sendable {
     /// Periodic confirm (thesis: once per TTL); nil = never periodically.
     public var period: SimDuration?
     /// Confirm when the device comes back online.
@@ -50,7 +50,7 @@ public struct ConfirmPolicy: Equatable, Sendable {
 }
 
 /// When receivers run a receive round.
-public struct ReceivePolicy: Equatable, Sendable {
+public struct ReceivePolicy: Codable, Equatable, Sendable {
     /// Pull when a push notification arrives.
     public var onPush: Bool
     /// Periodic pull; nil = never.
@@ -63,7 +63,7 @@ public struct ReceivePolicy: Equatable, Sendable {
 }
 
 /// When a sender retries its unsent queue.
-public struct UnsentRetryPolicy: Equatable, Sendable {
+public struct UnsentRetryPolicy: Codable, Equatable, Sendable {
     public var onReconnect: Bool
     /// Periodic retry while online; nil = never periodically.
     public var period: SimDuration?
@@ -71,7 +71,7 @@ public struct UnsentRetryPolicy: Equatable, Sendable {
 }
 
 /// Everything that defines one simulated Grouper system. Plain value; validated by `validate()`.
-public struct SystemConfig: Equatable, Sendable {
+public struct SystemConfig: Codable, Equatable, Sendable {
     /// Number of devices D (device 0 is the group owner).
     public var devices: Int
     /// Devices that are members from the start (0..<initialMembers); the rest can be invited later.
