@@ -22,17 +22,18 @@ public enum DistributionSpec: Equatable, Sendable {
         }
     }
 
-    /// One draw using only our own generator helpers (stable across toolchains).
-    public func sample(using rng: inout Xoshiro256StarStar) -> Double {
+    /// The kernel distribution that draws the values.
+    public var kernel: Distribution {
         switch self {
-        case .constant(let v): return v
-        case .uniform(let a, let b): return a + (b - a) * rng.nextDouble()
-        case .exponential(let m): return -m * log(1 - rng.nextDouble())
-        case .lognormal(let med, let sg):
-            // Box–Muller; 1 − u keeps the log argument in (0, 1].
-            let u1 = 1 - rng.nextDouble(), u2 = rng.nextDouble()
-            let z = (-2 * log(u1)).squareRoot() * cos(2 * Double.pi * u2)
-            return med * exp(sg * z)
+        case .constant(let v): return .constant(v)
+        case .uniform(let a, let b): return .uniform(min: a, max: b)
+        case .exponential(let m): return .exponential(mean: m)
+        case .lognormal(let med, let sg): return .lognormal(mu: log(med), sigma: sg)
         }
+    }
+
+    /// One draw from the run's generator (SimKernel's `Distribution`).
+    public func sample(using rng: inout Xoshiro256StarStar) -> Double {
+        kernel.sample(using: &rng)
     }
 }
