@@ -1,116 +1,164 @@
 /// Identifies one scheduled event; used to cancel it.
+///
+/// Equality and hashing use `seq` only (it is unique per queue). A handle made with
+/// `init(seq:)` has no slot, so cancelling it takes the O(n) slow path.
 public struct EventHandle: Hashable, Sendable {
     public let seq: UInt64
-    @inlinable public init(seq: UInt64) { self.seq = seq }
+    /// Slab slot of the event while it is pending (`UInt32.max` = unknown).
+    @usableFromInline let slot: UInt32
+    @inlinable public init(seq: UInt64) { self.seq = seq; slot = .max }
+    @inlinable init(seq: UInt64, slot: UInt32) { self.seq = seq; self.slot = slot }
+    @inlinable public static func == (a: EventHandle, b: EventHandle) -> Bool { a.seq == b.seq }
+    public func hash(into h: inout Hasher) { h.combine(seq) }
+}
+
+/// Heap key: time, then the kernel's sequence number, with the payload's slab slot
+/// packed into the low bits (`tag = seq << slotBits | slot`). Comparing `(time, tag)`
+/// is comparing `(time, seq)`, because seqs are unique.
+@usableFromInline struct EventKey {
+    /// Time with the sign bit flipped, so unsigned order is signed time order.
+    @usableFromInline var biasedTime: UInt64
+    @usableFromInline var tag: UInt64
+    @inlinable init(time: Int64, tag: UInt64) {
+        biasedTime = UInt64(bitPattern: time) ^ (1 << 63); self.tag = tag
+    }
+    @inlinable var time: Int64 { Int64(bitPattern: biasedTime ^ (1 << 63)) }
+
+    /// `(biasedTime, tag) < (other.biasedTime, other.tag)` as one 128-bit subtraction,
+    /// written so the compiler emits flag arithmetic instead of unpredictable branches.
+    @inlinable @inline(__always) static func < (a: EventKey, b: EventKey) -> Bool {
+        let borrow: UInt64 = a.tag < b.tag ? 1 : 0
+        let (d, o1) = a.biasedTime.subtractingReportingOverflow(b.biasedTime)
+        let (_, o2) = d.subtractingReportingOverflow(borrow)
+        return o1 != o2
+    }
 }
 
 /// A priority queue of events ordered by (time, seq): FIFO among equal times.
 ///
-/// The order is total and owned by the kernel (`seq` is a kernel counter), so it
-/// never depends on how the heap breaks ties. Cancellation is lazy: a cancelled
-/// handle is skipped when it reaches the top.
+/// Layout: a 4-ary min-heap of 16-byte keys (`EventKey`) plus a slab of payload slots
+/// reused through a LIFO free list, so the heap moves only small keys and a steady
+/// state allocates nothing. Cancellation is O(1): the slot is marked and its payload
+/// dropped at once; the key is discarded when it reaches the top (lazy deletion).
 ///
-/// Simple binary heap for now; see docs/performance.md for the tuned layout.
+/// Complexity: push O(log₄ n), popMin O(log₄ n) amortised (plus cancelled keys
+/// skipped), cancel O(1) for handles returned by `push`. Memory O(pending + cancelled
+/// not yet popped).
+///
+/// Bounds (overflow is a precondition failure, documented in docs/kernel.md): at most
+/// `maxPending` (2²⁴ − 1 = 16,777,215) stored events, at most 2⁴⁰ pushes per queue.
 public struct EventQueue<Payload> {
-    @usableFromInline struct Entry {
-        @usableFromInline var time: Int64
+    @usableFromInline struct Slot {
+        /// Occupant's seq when live; `seq | cancelledBit` when cancelled; `freeMark` when free.
         @usableFromInline var seq: UInt64
-        @usableFromInline var payload: Payload
-        @inlinable init(time: Int64, seq: UInt64, payload: Payload) {
-            self.time = time; self.seq = seq; self.payload = payload
-        }
-        @inlinable @inline(__always) func before(_ o: Entry) -> Bool {
-            time < o.time || (time == o.time && seq < o.seq)
-        }
+        @usableFromInline var payload: Payload?
+        @inlinable init(seq: UInt64, payload: Payload?) { self.seq = seq; self.payload = payload }
     }
 
-    @usableFromInline var heap: ContiguousArray<Entry> = []
-    @usableFromInline var nextSeq: UInt64 = 0
-    @usableFromInline var cancelled: Set<UInt64> = []
+    @inlinable static var slotBits: UInt64 { 24 }
+    @inlinable static var slotMask: UInt64 { (1 << slotBits) - 1 }
+    @inlinable static var cancelledBit: UInt64 { 1 << 63 }
+    @inlinable static var freeMark: UInt64 { .max }
+    /// Largest number of stored events (live + cancelled-but-unpopped).
+    @inlinable public static var maxPending: Int { Int(slotMask) }
+    /// Pushes allowed over the queue's lifetime.
+    @inlinable public static var maxPushes: UInt64 { 1 << (64 - slotBits) }
 
-    public init(reservingCapacity capacity: Int = 1024) { heap.reserveCapacity(capacity) }
+    @usableFromInline var heap: EventKeyStorage
+    @usableFromInline var slots: ContiguousArray<Slot> = []
+    @usableFromInline var freeSlots: ContiguousArray<UInt32> = []
+    @usableFromInline var nextSeq: UInt64 = 0
+    @usableFromInline var cancelledCount = 0
+
+    public init(reservingCapacity capacity: Int = 1024) {
+        heap = EventKeyStorage(capacity: capacity)
+        slots.reserveCapacity(capacity)
+        freeSlots.reserveCapacity(capacity)
+    }
 
     /// Number of entries stored, including cancelled ones not yet popped.
     @inlinable public var storedCount: Int { heap.count }
     /// Number of live (not cancelled) events.
-    @inlinable public var count: Int { heap.count - cancelled.count }
+    @inlinable public var count: Int { heap.count - cancelledCount }
     @inlinable public var isEmpty: Bool { count == 0 }
+    /// Seq the next `push` will use (= pushes so far).
+    @inlinable public var nextSequenceNumber: UInt64 { nextSeq }
 
     @inlinable @discardableResult
     public mutating func push(_ payload: Payload, at time: SimTime) -> EventHandle {
         let seq = nextSeq
+        precondition(seq < Self.maxPushes, "EventQueue: more than 2^40 events scheduled")
         nextSeq &+= 1
-        heap.append(Entry(time: time.nanoseconds, seq: seq, payload: payload))
-        siftUp(heap.count - 1)
-        return EventHandle(seq: seq)
+        let slot: UInt32
+        if let reused = freeSlots.popLast() {
+            slot = reused
+            slots[Int(reused)] = Slot(seq: seq, payload: payload)
+        } else {
+            precondition(slots.count < Self.maxPending, "EventQueue: more than \(Self.maxPending) pending events")
+            slot = UInt32(truncatingIfNeeded: slots.count)
+            slots.append(Slot(seq: seq, payload: payload))
+        }
+        let key = EventKey(time: time.nanoseconds, tag: seq << Self.slotBits | UInt64(slot))
+        makeHeapUnique()
+        heap.append(key)
+        QuaternaryHeap.siftUp(key, from: heap.count &- 1, in: heap.buffer)
+        return EventHandle(seq: seq, slot: slot)
     }
 
-    /// Cancels a pending event. Returns false if it already ran or was cancelled.
-    /// O(1); the entry is dropped when it reaches the top.
+    /// Cancels a pending event. Returns false if it already ran, was cancelled, or was
+    /// never scheduled here. O(1) (O(n) for a handle made with `EventHandle(seq:)`).
     @inlinable @discardableResult
     public mutating func cancel(_ handle: EventHandle) -> Bool {
-        guard handle.seq < nextSeq, isPending(handle) else { return false }
-        return cancelled.insert(handle.seq).inserted
-    }
-
-    @inlinable func isPending(_ handle: EventHandle) -> Bool {
-        // O(n) scan only on the rare cancel path.
-        heap.contains { $0.seq == handle.seq } && !cancelled.contains(handle.seq)
+        var slot = Int(handle.slot)
+        if handle.slot == .max {
+            guard let key = heap.buffer.first(where: { $0.tag >> Self.slotBits == handle.seq }) else { return false }
+            slot = Int(key.tag & Self.slotMask)
+        }
+        guard slot < slots.count, slots[slot].seq == handle.seq else { return false }
+        slots[slot].seq = handle.seq | Self.cancelledBit
+        slots[slot].payload = nil
+        cancelledCount += 1
+        return true
     }
 
     /// Time of the earliest live event.
     @inlinable public mutating func peekTime() -> SimTime? {
-        dropCancelledTop()
-        return heap.isEmpty ? nil : SimTime(nanoseconds: heap[0].time)
+        if cancelledCount > 0 { dropCancelledTop() }
+        return heap.count == 0 ? nil : SimTime(nanoseconds: heap.base[0].time)
     }
 
     /// Removes and returns the earliest live event, or nil when empty.
     @inlinable public mutating func popMin() -> (time: SimTime, handle: EventHandle, payload: Payload)? {
-        dropCancelledTop()
-        guard !heap.isEmpty else { return nil }
-        let top = removeTop()
-        return (SimTime(nanoseconds: top.time), EventHandle(seq: top.seq), top.payload)
+        makeHeapUnique()
+        while heap.count > 0 {
+            let top = QuaternaryHeap.removeTop(from: heap.buffer)
+            heap.count &-= 1
+            let slot = Int(top.tag & Self.slotMask), seq = top.tag >> Self.slotBits
+            let live = slots[slot].seq == seq
+            let payload = slots[slot].payload
+            slots[slot] = Slot(seq: Self.freeMark, payload: nil)
+            freeSlots.append(UInt32(truncatingIfNeeded: slot))
+            if live { return (SimTime(nanoseconds: top.time), EventHandle(seq: seq, slot: UInt32(slot)), payload!) }
+            cancelledCount -= 1
+        }
+        return nil
+    }
+
+    /// Copy-on-write: a copied queue gets its own keys before either copy mutates them.
+    @inlinable @inline(__always) mutating func makeHeapUnique() {
+        if !isKnownUniquelyReferenced(&heap) { heap = heap.copy() }
     }
 
     @inlinable mutating func dropCancelledTop() {
-        while !cancelled.isEmpty, let first = heap.first, cancelled.remove(first.seq) != nil {
-            _ = removeTop()
+        makeHeapUnique()
+        while heap.count > 0, case let top = heap.base[0],
+              slots[Int(top.tag & Self.slotMask)].seq != top.tag >> Self.slotBits {
+            _ = QuaternaryHeap.removeTop(from: heap.buffer)
+            heap.count &-= 1
+            let slot = Int(top.tag & Self.slotMask)
+            slots[slot] = Slot(seq: Self.freeMark, payload: nil)
+            freeSlots.append(UInt32(truncatingIfNeeded: slot))
+            cancelledCount -= 1
         }
-    }
-
-    @inlinable mutating func removeTop() -> Entry {
-        let last = heap.removeLast()
-        guard !heap.isEmpty else { return last }
-        let top = heap[0]
-        heap[0] = last
-        siftDown(0)
-        return top
-    }
-
-    @inlinable mutating func siftUp(_ index: Int) {
-        var i = index
-        let e = heap[i]
-        while i > 0 {
-            let parent = (i - 1) / 2
-            guard e.before(heap[parent]) else { break }
-            heap[i] = heap[parent]
-            i = parent
-        }
-        heap[i] = e
-    }
-
-    @inlinable mutating func siftDown(_ index: Int) {
-        var i = index
-        let n = heap.count
-        let e = heap[i]
-        while true {
-            var c = 2 * i + 1
-            if c >= n { break }
-            if c + 1 < n && heap[c + 1].before(heap[c]) { c += 1 }
-            guard heap[c].before(e) else { break }
-            heap[i] = heap[c]
-            i = c
-        }
-        heap[i] = e
     }
 }

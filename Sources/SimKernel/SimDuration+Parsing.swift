@@ -18,23 +18,30 @@ enum DurationFormat {
         if ns == 0 { return "0s" }
         let sign = ns < 0 ? "-" : ""
         let mag = ns.magnitude
-        for (name, scale) in units {
-            let s = UInt64(scale)
-            if mag >= s && mag % s == 0 { return "\(sign)\(mag / s)\(name)" }
-        }
-        // Not a whole number of any unit: print seconds with up to 9 decimals, trimmed.
-        let whole = mag / 1_000_000_000, frac = mag % 1_000_000_000
-        var f = String(frac)
-        f = String(repeating: "0", count: 9 - f.count) + f
-        while f.hasSuffix("0") { f.removeLast() }
-        return "\(sign)\(whole).\(f)s"
+        // "ns" has scale 1, so `first` always finds a unit that divides.
+        let (name, scale) = units.first { mag % UInt64($0.1) == 0 }!
+        return "\(sign)\(mag / UInt64(scale))\(name)"
     }
 }
 
 extension SimDuration {
-    /// Parses `250ms`, `1.5s`, `10min`, `2h`, `1d`, `30us`, `5ns` (no spaces, no sign).
-    /// Fractions are exact to the nanosecond; anything else is an error naming the string.
+    /// Parses `250ms`, `1.5s`, `10min`, `2h`, `1d`, `30us`, `5ns` (no spaces; an optional
+    /// leading `-` so that every `description` parses back). Fractions are exact to the
+    /// nanosecond; anything else is an error naming the string.
     public init(parsing text: String) throws(DurationParseError) {
+        if text.hasPrefix("-") {
+            let magnitude: SimDuration
+            do { magnitude = try SimDuration(parsing: String(text.dropFirst())) } catch {
+                throw DurationParseError(input: text, reason: error.reason)
+            }
+            guard !text.dropFirst().hasPrefix("-") else { throw DurationParseError(input: text, reason: "malformed number") }
+            self.init(nanoseconds: -magnitude.nanoseconds)
+            return
+        }
+        try self.init(parsingUnsigned: text)
+    }
+
+    init(parsingUnsigned text: String) throws(DurationParseError) {
         let digits = text.prefix { $0.isASCII && ($0.isNumber || $0 == ".") }
         let unit = String(text.dropFirst(digits.count))
         guard !digits.isEmpty else { throw DurationParseError(input: text, reason: "no number") }

@@ -44,6 +44,8 @@ public struct SimDuration: Hashable, Comparable, Sendable, CustomStringConvertib
     @inlinable public static func minutes(_ v: Int64) -> SimDuration { .seconds(v * 60) }
     @inlinable public static func hours(_ v: Int64) -> SimDuration { .seconds(v * 3_600) }
     @inlinable public static func days(_ v: Int64) -> SimDuration { .seconds(v * 86_400) }
+    /// Whole seconds; this overload makes `.seconds(1)` (an `Int` literal) unambiguous.
+    @inlinable public static func seconds(_ v: Int) -> SimDuration { .seconds(Int64(v)) }
     /// Fractional seconds, rounded to the nearest nanosecond.
     @inlinable public static func seconds(_ v: Double) -> SimDuration {
         SimDuration(nanoseconds: Int64((v * 1e9).rounded()))

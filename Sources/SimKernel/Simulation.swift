@@ -30,19 +30,21 @@ public final class Simulation<Event> {
     }
 
     public let streams: RandomStreams
-    @usableFromInline var _now: SimTime = .zero
-    @usableFromInline var _eventsProcessed: UInt64 = 0
+    @exclusivity(unchecked) @usableFromInline var _now: SimTime = .zero
+    @exclusivity(unchecked) @usableFromInline var _eventsProcessed: UInt64 = 0
     /// Current virtual time.
     @inlinable public var now: SimTime { _now }
     /// Events delivered so far.
     @inlinable public var eventsProcessed: UInt64 { _eventsProcessed }
-    @usableFromInline var queue: EventQueue<Delivery>
-    @usableFromInline var components: ContiguousArray<any SimComponent<Event>> = []
-    @usableFromInline var stopRequested = false
+    @exclusivity(unchecked) @usableFromInline var queue: EventQueue<Delivery>
+    @exclusivity(unchecked) @usableFromInline var components: ContiguousArray<any SimComponent<Event>> = []
+    @exclusivity(unchecked) @usableFromInline var stopRequested = false
+    /// Optional trace of every delivered event (JSON Lines). nil = off: one nil check per event.
+    @exclusivity(unchecked) public var trace: TraceSink?
     /// RNG state accessors mixed into `fingerprint()`, in registration order.
     var fingerprintSources: [() -> Xoshiro256StarStar] = []
     /// Hash of the ordered event stream (time, seq, target) so far.
-    @usableFromInline var _eventStreamHash = EventStreamHash()
+    @exclusivity(unchecked) @usableFromInline var _eventStreamHash = EventStreamHash()
     public var eventStreamHash: EventStreamHash { _eventStreamHash }
 
     public init(seed: UInt64, reservingEvents capacity: Int = 1024) {
@@ -98,28 +100,29 @@ public final class Simulation<Event> {
         _now = time
         _eventsProcessed &+= 1
         _eventStreamHash.mix(time: time.nanoseconds, seq: handle.seq, target: delivery.target.index)
+        if let sink = trace { traceDelivery(sink, seq: handle.seq, target: delivery.target, event: delivery.event) }
         components[Int(delivery.target.index)].handle(delivery.event, in: self)
         return true
     }
 
     /// Asks `run…` to return after the event being handled.
-    public func stop() { stopRequested = true }
+    @inlinable public func stop() { stopRequested = true }
 
     /// Runs every event with time ≤ `limit`, then sets `now = limit` (if later).
-    public func run(until limit: SimTime) {
+    @inlinable public func run(until limit: SimTime) {
         stopRequested = false
         while !stopRequested, let t = queue.peekTime(), t <= limit { step() }
         if !stopRequested && _now < limit { _now = limit }
     }
 
     /// Runs until no events remain (or `stop()`).
-    public func runUntilQuiescent() {
+    @inlinable public func runUntilQuiescent() {
         stopRequested = false
         while !stopRequested && step() {}
     }
 
     /// Runs while `condition` holds before each event (and events remain).
-    public func run(while condition: (Simulation<Event>) -> Bool) {
+    @inlinable public func run(while condition: (Simulation<Event>) -> Bool) {
         stopRequested = false
         while !stopRequested, condition(self), step() {}
     }

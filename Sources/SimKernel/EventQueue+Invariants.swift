@@ -1,0 +1,36 @@
+extension EventQueue {
+    /// Checks every structural invariant; returns a description of the first violation.
+    /// O(n); meant for tests and debugging (flag-gated use in models), never the hot path.
+    ///
+    /// - heap order: no key is smaller than its parent;
+    /// - every heap key points at a slot that holds its seq (live or cancelled);
+    /// - slots are either in the heap (exactly once) or on the free list (exactly once);
+    /// - `cancelledCount` equals the number of cancelled slots.
+    public func checkInvariants() -> String? {
+        let keys = heap.buffer
+        for i in keys.indices.dropFirst() where keys[i] < keys[(i - 1) / 4] {
+            return "heap order broken at index \(i)"
+        }
+        var seen = [Bool](repeating: false, count: slots.count)
+        var cancelled = 0
+        for key in keys {
+            let slot = Int(key.tag & Self.slotMask), seq = key.tag >> Self.slotBits
+            guard slot < slots.count, !seen[slot] else { return "slot \(slot) missing or used twice" }
+            seen[slot] = true
+            let state = slots[slot].seq
+            if state == seq | Self.cancelledBit { cancelled += 1 } else if state != seq {
+                return "slot \(slot) holds seq \(state), heap expects \(seq)"
+            }
+        }
+        for free in freeSlots {
+            let slot = Int(free)
+            guard slot < slots.count, !seen[slot], slots[slot].seq == Self.freeMark else {
+                return "free slot \(slot) is in use or listed twice"
+            }
+            seen[slot] = true
+        }
+        if seen.contains(false) { return "a slot is neither pending nor free (leak)" }
+        if cancelled != cancelledCount { return "cancelledCount \(cancelledCount) but \(cancelled) cancelled slots" }
+        return nil
+    }
+}
