@@ -89,3 +89,30 @@ import SimKernel
         #expect(system.check().passed)
     }
 }
+
+@Suite struct MessageCountTests {
+    /// Thesis equations 6.1 and 6.3 with F = 0: NU_i = U_i + C uploads; each device rebuilds
+    /// every other device's uploads (ND_i = NU − NU_i, since servers never list one's own).
+    @Test func countsMatchEquationsWithoutChurn() throws {
+        var c = SystemConfig(devices: 4, servers: 3, k: 2, s: 3, ttl: .hours(1))
+        c.confirm = ConfirmPolicy(period: nil, onReconnect: false)
+        let system = try GrouperSystem(config: c)
+        let perDevice = [3, 5, 0, 2]
+        for (d, u) in perDevice.enumerated() {
+            for i in 0..<u {
+                system.update(device: d, objectID: "d\(d)-\(i)", size: 100, at: SimTime.zero + .seconds(Int64(10 + 7 * i + d)))
+            }
+            system.confirm(device: d, at: SimTime.zero + .minutes(10))
+        }
+        system.run(until: SimTime.zero + .minutes(30))
+        let confirms = perDevice.map { $0 > 0 ? 1 : 0 }  // nothing to confirm before the first message
+        let nu = zip(perDevice, confirms).map { $0 + $1 }
+        for d in 0..<4 {
+            #expect(system.counters.total(.messagesUploaded, device: d, window: 0) == nu[d])
+            #expect(system.counters.total(.messagesRebuilt, device: d, window: 0) == nu.reduce(0, +) - nu[d])
+            #expect(system.counters.total(.sharePuts, device: d) == 3 * nu[d])
+        }
+        #expect(system.counters.total(.resendRequests) == 0)
+        #expect(system.check().passed)
+    }
+}
