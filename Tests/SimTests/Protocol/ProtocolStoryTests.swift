@@ -116,3 +116,30 @@ import SimKernel
         #expect(system.check().passed)
     }
 }
+
+@Suite struct UnsentQueueTests {
+    /// Fewer than s servers up: the upload fails fast, the messages wait in the unsent queue,
+    /// the periodic retry sends them once the server is back (same id and sequence), and the
+    /// receiver's callback sees them.
+    @Test func failedUploadIsRetriedPeriodically() throws {
+        var c = SystemConfig(devices: 2, servers: 3, k: 2, s: 3, ttl: .hours(1))
+        c.unsent = UnsentRetryPolicy(onReconnect: true, period: .minutes(2))
+        c.receive = ReceivePolicy(onPush: true, pullPeriod: nil, onReconnect: true)
+        let system = try GrouperSystem(config: c)
+        var received: [String] = []
+        system.onReceive(device: 1) { _, ms in received += ms.filter { $0.type == .update }.map(\.objectID) }
+        system.setServerState(.refusing, server: 1, at: .zero)
+        system.update(device: 0, objectID: "a", size: 10, at: SimTime.zero + .seconds(Int64(5)))
+        system.run(until: SimTime.zero + .minutes(1))
+        #expect(system.unsentCount(device: 0) == 1)
+        #expect(system.counters.total(.uploadFailures, device: 0) == 1)
+        #expect(received.isEmpty)
+        system.restartServer(1, keepData: true, at: SimTime.zero + .minutes(3))
+        system.run(until: SimTime.zero + .minutes(10))
+        #expect(system.unsentCount(device: 0) == 0)
+        #expect(system.counters.total(.unsentRetries, device: 0) >= 1)
+        #expect(system.counters.total(.messagesUploaded, device: 0, type: .update) == 1)
+        #expect(received == ["a"])
+        #expect(system.check().passed)
+    }
+}
