@@ -178,11 +178,11 @@ final class DeviceNode: SimComponent {
             return
         }
         let request = ServerRequest(requestID: id, device: index, groupID: world.groupID,
-                                    key: accessKeys[server] ?? "", call: call)
+                                    key: accessKeys[server] ?? "", call: call, sentAt: sim.now)
         let bytes = WireSize.request(call, scheme: config.scheme)
         let arrival = world.network.requestArrival(device: index, server: server, bytes: bytes, at: sim.now)
+        // The request timeout is delivered by the server side when it applies (see ServerNode.serve).
         sim.schedule(.request(request), to: world.serverComponents[server], at: arrival)
-        sim.schedule(.timeout(requestID: id), to: me, after: config.requestTimeout)
     }
 
     func complete(_ id: Int, _ outcome: RequestOutcome, _ sim: Simulation<GrouperEvent>) {

@@ -122,7 +122,10 @@ public struct ServerRequest: Equatable, Sendable {
     public var groupID: String
     public var key: String
     public var call: ServerCall
-    public init(requestID: Int, device: Int, groupID: String, key: String, call: ServerCall) {
+    /// When the device sent it: the request times out at `sentAt + requestTimeout`.
+    public var sentAt: SimTime
+    public init(requestID: Int, device: Int, groupID: String, key: String, call: ServerCall, sentAt: SimTime = .zero) {
         self.requestID = requestID; self.device = device; self.groupID = groupID; self.key = key; self.call = call
+        self.sentAt = sentAt
     }
 }

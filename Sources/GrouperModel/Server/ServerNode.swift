@@ -9,6 +9,8 @@ final class ServerNode: SimComponent {
     unowned let world: World
     var server: UntrustedServer
     public private(set) var state: ServerState = .up
+    /// Off only in checker canaries: a server that never sweeps must be caught by the TTL checker.
+    var sweepEnabled = true
 
     init(index: Int, world: World, rng: Xoshiro256StarStar) {
         self.index = index
@@ -21,7 +23,7 @@ final class ServerNode: SimComponent {
         switch event {
         case .request(let r): serve(r, sim)
         case .sweep:
-            if state == .up { sweep(sim.now) }
+            if state == .up && sweepEnabled { sweep(sim.now) }
             sim.schedule(.sweep, to: world.serverComponents[index], after: world.config.sweepPeriod)
         case .serverCommand(.setState(let s)): state = s
         case .serverCommand(.restart(let keep)):
@@ -39,8 +41,13 @@ final class ServerNode: SimComponent {
 
     func serve(_ r: ServerRequest, _ sim: Simulation<GrouperEvent>) {
         let device = world.deviceComponents[r.device]
+        let deadline = r.sentAt + world.config.requestTimeout
         switch state {
-        case .blackhole: return
+        case .blackhole:
+            // The request vanishes; the client's timer fires at its deadline. Scheduling that
+            // here, instead of a timer per request on the device, halves the events of a run.
+            sim.schedule(.response(requestID: r.requestID, outcome: .timedOut), to: device, at: max(deadline, sim.now))
+            return
         case .refusing:
             sim.schedule(.response(requestID: r.requestID, outcome: .refused), to: device,
                          at: sim.now + world.config.network.latency(server: index))
@@ -57,7 +64,11 @@ final class ServerNode: SimComponent {
         case .success(let reply): .reply(reply)
         case .failure(let e): .error(e)
         }
-        sim.schedule(.response(requestID: r.requestID, outcome: outcome), to: device, at: arrival)
+        if arrival > deadline {  // too slow: the client gave up (the server still did the work)
+            sim.schedule(.response(requestID: r.requestID, outcome: .timedOut), to: device, at: max(deadline, sim.now))
+        } else {
+            sim.schedule(.response(requestID: r.requestID, outcome: outcome), to: device, at: arrival)
+        }
     }
 
     func push(_ nodes: [String], at time: SimTime, _ sim: Simulation<GrouperEvent>) {
