@@ -25,7 +25,11 @@ final class ServerNode: SimComponent {
         case .sweep:
             if state == .up && sweepEnabled { sweep(sim.now) }
             sim.schedule(.sweep, to: world.serverComponents[index], after: world.config.sweepPeriod)
-        case .serverCommand(.setState(let s)): state = s
+        case .serverCommand(.setState(let s)):
+            // A server coming back up catches up on expired shares before serving, as a
+            // restart does: it did not sweep while down.
+            if s == .up && state != .up && sweepEnabled { server.sweep(now: sim.now) }
+            state = s
         case .serverCommand(.restart(let keep)):
             if !keep { server.dropAllShares() }
             state = .up
