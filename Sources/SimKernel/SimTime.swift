@@ -26,7 +26,15 @@ public struct SimTime: Hashable, Comparable, Sendable, CustomStringConvertible {
 
     /// Time since start, as a duration.
     @inlinable public var sinceStart: SimDuration { SimDuration(nanoseconds: nanoseconds) }
-    public var description: String { "t+" + SimDuration(nanoseconds: nanoseconds).description }
+    /// Seconds since start with the nanoseconds kept and trailing zeros trimmed:
+    /// `t+0s`, `t+1.5s`, `t+10836.744617944s` (readable in logs and checker messages).
+    public var description: String {
+        let mag = nanoseconds.magnitude
+        var frac = String(mag % 1_000_000_000)
+        frac = String(repeating: "0", count: 9 - frac.count) + frac
+        while frac.hasSuffix("0") { frac.removeLast() }
+        return "t+" + (nanoseconds < 0 ? "-" : "") + "\(mag / 1_000_000_000)" + (frac.isEmpty ? "" : "." + frac) + "s"
+    }
 }
 
 /// A span of virtual time in integer nanoseconds.

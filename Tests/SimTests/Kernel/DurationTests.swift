@@ -39,7 +39,11 @@ struct DurationTests {
         #expect(SimDuration.hours(2).description == "2h")
         #expect(SimDuration.days(1).description == "1d")
         #expect(SimDuration.zero.description == "0s")
-        #expect(SimTime(nanoseconds: 1_500).description == "t+1500ns")
+        // Times print as seconds since start, nanoseconds kept, so logs read naturally.
+        #expect(SimTime(nanoseconds: 1_500).description == "t+0.0000015s")
+        #expect(SimTime(nanoseconds: 10_836_744_617_944).description == "t+10836.744617944s")
+        #expect(SimTime.zero.description == "t+0s")
+        #expect(SimTime(nanoseconds: 3_000_000_000).description == "t+3s")
         var rng = Xoshiro256StarStar(seed: 1)
         for _ in 0..<2000 {
             let d = SimDuration(nanoseconds: Int64(rng.nextInt(below: 1 << 50)) - (1 << 49))
