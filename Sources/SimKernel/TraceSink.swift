@@ -90,23 +90,7 @@ public final class TraceSink {
     }
 
     /// A JSON string literal (RFC 8259 escaping).
-    static func quoted(_ s: String) -> String {
-        var out = "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where u.value < 0x20:
-                let h = String(u.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - h.count) + h
-            default: out.unicodeScalars.append(u)
-            }
-        }
-        return out + "\""
-    }
+    static func quoted(_ s: String) -> String { JSONString.quoted(s) }
 
     /// Kind and fields of any event (see `TraceableEvent`).
     static func describe<E>(_ event: E) -> (kind: String, fields: [(String, String)]) {

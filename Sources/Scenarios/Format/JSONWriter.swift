@@ -1,3 +1,4 @@
+import SimKernel
 /// Deterministic JSON text: keys sorted (byte order of UTF-8), two-space indent,
 /// numbers through `NumberFormat` (locale-independent), trailing newline for files.
 public enum JSONWriter {
@@ -46,24 +47,7 @@ public enum JSONWriter {
     }
 
     /// JSON string literal with the mandatory escapes only.
-    public static func quote(_ s: String) -> String {
-        var out = "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if u.value < 0x20 {
-                    let h = String(u.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - h.count) + h
-                } else { out.unicodeScalars.append(u) }
-            }
-        }
-        return out + "\""
-    }
+    public static func quote(_ s: String) -> String { JSONString.quoted(s) }
 }
 
 /// Locale-independent number text for results files.
