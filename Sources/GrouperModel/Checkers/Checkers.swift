@@ -1,0 +1,137 @@
+import SimKernel
+
+/// Safety: must never happen. Liveness: must eventually happen (given enough quiet time).
+public enum CheckKind: String, Codable, Sendable { case safety, liveness }
+
+/// One protocol failure found by a checker.
+public struct CheckFinding: Equatable, Sendable, CustomStringConvertible {
+    /// "convergence", "no-phantom" or "ttl".
+    public var checker: String
+    public var kind: CheckKind
+    public var message: String
+    /// The Grouper messages the finding is about (may be empty).
+    public var messageIDs: [String]
+    public var description: String { "[\(kind.rawValue)] \(checker): \(message)" }
+}
+
+/// Everything the checkers found at one moment of a run.
+public struct CheckReport: Equatable, Sendable {
+    public var findings: [CheckFinding]
+    public var passed: Bool { findings.isEmpty }
+    public var safetyFailed: Bool { findings.contains { $0.kind == .safety } }
+    public var livenessFailed: Bool { findings.contains { $0.kind == .liveness } }
+    public func findings(of checker: String) -> [CheckFinding] { findings.filter { $0.checker == checker } }
+}
+
+extension GrouperSystem {
+    /// Runs every checker now. Convergence is meaningful only after faults stopped and every
+    /// device has been online long enough (the caller's scenario arranges that).
+    public func check() -> CheckReport {
+        CheckReport(findings: checkConvergence() + checkNoPhantom() + checkTTL())
+    }
+
+    /// The newest write per object: what every member must end with (newest version wins).
+    func expectedFinal() -> [String: ObjectWrite] {
+        var best: [String: ObjectWrite] = [:]
+        for w in world.writes where best[w.objectID].map({ $0.version < w.version }) ?? true { best[w.objectID] = w }
+        return best
+    }
+
+    /// Liveness: every member holds exactly the final version of every object; each finding
+    /// names the message that did not arrive and why.
+    public func checkConvergence() -> [CheckFinding] {
+        let expected = expectedFinal()
+        var out: [CheckFinding] = []
+        for d in world.deviceNodes where d.isMember {
+            let entries = d.store.entries
+            for id in expected.keys.sorted() {
+                let w = expected[id]!
+                let have = entries[id]
+                if let have, have.version == w.version { continue }
+                if have == nil && w.content == nil { continue }  // never saw it, and it is deleted
+                let why = reason(write: w, device: d.index)
+                let what = w.content == nil ? "delete" : "update"
+                out.append(CheckFinding(checker: "convergence", kind: .liveness,
+                                        message: "D\(d.index) lacks \(what) of \(id) by D\(w.device) "
+                                            + "(message \(w.messageID)): \(why)",
+                                        messageIDs: [w.messageID]))
+            }
+        }
+        return out
+    }
+
+    func reason(write w: ObjectWrite, device d: Int) -> String {
+        let holders = world.serverNodes.filter { $0.server.holds(messageID: w.messageID, groupID: world.groupID) }.count
+        if !world.deviceNodes[d].online { return "D\(d) is offline at the end of the run" }
+        guard world.uploadedAt[w.messageID] != nil else {
+            let sender = world.deviceNodes[w.device]
+            return "never stored on ≥ s servers; still queued on D\(w.device)"
+                + (sender.online ? "" : ", which is offline") + (sender.wedged ? ", whose sender is wedged" : "")
+        }
+        switch config.variant {
+        case .noRecovery:
+            return "lost: deleted by the servers' TTL before D\(d) fetched it, and no-recovery never resends "
+                + "(\(holders) servers still hold it)"
+        case .basicMulticast:
+            return "lost: deleted before D\(d) fetched it; basic-multicast detects gaps only from later messages "
+                + "(\(holders) servers still hold it)"
+        case .asBuilt:
+            return "not delivered by the as-built client (\(holders) servers still hold it)"
+        case .thesis:
+            return "not delivered yet: recovery still in progress (\(holders) servers still hold it)"
+        }
+    }
+
+    /// Safety: every object version a device holds was written by some device, with that content.
+    public func checkNoPhantom() -> [CheckFinding] {
+        var out: [CheckFinding] = []
+        for d in world.deviceNodes {
+            let entries = d.store.entries
+            for id in entries.keys.sorted() {
+                let e = entries[id]!
+                guard let wi = world.writeByVersion[e.version], world.writes[wi].objectID == id,
+                      world.writes[wi].content == e.content else {
+                    out.append(CheckFinding(checker: "no-phantom", kind: .safety,
+                                            message: "D\(d.index) holds \(id) at version \(e.version), "
+                                                + "which no device wrote with that content", messageIDs: []))
+                    continue
+                }
+            }
+        }
+        return out
+    }
+
+    /// Safety: no share outlived TTL + sweep period on a running server.
+    public func checkTTL() -> [CheckFinding] {
+        var out = world.ttlViolations.map {
+            CheckFinding(checker: "ttl", kind: .safety, message: $0, messageIDs: [])
+        }
+        let limit = config.ttl + config.sweepPeriod
+        for s in world.serverNodes where s.state == .up {
+            if let oldest = s.server.oldestSaveAt, sim.now - oldest > limit {
+                out.append(CheckFinding(checker: "ttl", kind: .safety,
+                                        message: "server \(s.index) holds a share saved at \(oldest) at \(sim.now), "
+                                            + "older than TTL + sweep period \(limit)", messageIDs: []))
+            }
+        }
+        return out
+    }
+
+    /// A stable hash of the run: event stream, every device's store and the counters.
+    /// Equal across processes and machines for the same configuration and commands.
+    public var fingerprint: String {
+        var h = sim.eventStreamHash
+        func mix(_ s: String) { h.mix(StableHash.fnv1a64(s)) }
+        for d in world.deviceNodes {
+            let entries = d.store.entries
+            for id in entries.keys.sorted() {
+                let e = entries[id]!
+                mix("\(d.index)|\(id)|\(e.version)|\(e.content.map { StableHash.fnv1a64($0) } ?? 0)")
+            }
+        }
+        for row in world.counters.rows {
+            mix("\(row.key.kind.rawValue)|\(row.key.device)|\(row.key.type.rawValue)|\(row.key.window)|\(row.value)")
+        }
+        return h.hex
+    }
+}

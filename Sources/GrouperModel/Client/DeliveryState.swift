@@ -1,0 +1,111 @@
+import SimKernel
+
+/// What handling one message asks the device to do.
+public enum DeliveryAction: Equatable, Sendable {
+    /// Apply this normal message to the store.
+    case apply(GrouperMessage)
+    /// Send a resend request for `range` to `sender`.
+    case askResend(sender: String, range: ClosedRange<Int>)
+    /// Re-upload my normal messages in `range` to `requester`.
+    case answerResend(requester: String, range: ClosedRange<Int>)
+    /// Dropped: already handled.
+    case duplicate(GrouperMessage)
+    /// A control message that needs nothing (e.g. a confirm with nothing missing).
+    case none
+}
+
+/// Algorithm 1 (thesis §4.6.2) with the decisions of SPEC §4, as a pure value.
+///
+/// Per sender: the highest *contiguous* normal sequence received (`contiguous`) and the
+/// sequences received above it (`above`). Duplicates: normal by (sender, sequence), control by
+/// message id. A gap found from message m asks [contiguous+1, m.sequence−1]; a confirm with
+/// maximum M asks [contiguous+1, M]; each ask is trimmed to what is really missing and not
+/// repeated (for a range inside the last asked one) before `resendRetry` passed.
+public struct DeliveryState: Sendable {
+    public private(set) var contiguous: [String: Int] = [:]
+    var above: [String: Set<Int>] = [:]
+    var seenControl: Set<String> = []
+    var lastAsk: [String: (range: ClosedRange<Int>, at: SimTime)] = [:]
+
+    public init() {}
+
+    /// Highest contiguous normal sequence received from `sender` (0 if none).
+    public func highestContiguous(from sender: String) -> Int { contiguous[sender] ?? 0 }
+
+    /// Handles one rebuilt message. `ownSequence` is this device's own highest sequence (used
+    /// only by the as-built confirm bug). O(gap length) for the missing-range scan.
+    public mutating func handle(_ m: GrouperMessage, now: SimTime, variant: ProtocolVariant,
+                                asBuilt: AsBuiltSwitches, resendRetry: SimDuration, ownSequence: Int)
+        -> [DeliveryAction] {
+        let checkDuplicates = !(variant == .asBuilt && asBuilt.noDuplicateCheck)
+        if m.type.isNormal {
+            if checkDuplicates && hasNormal(m.sender, m.sequence) { return [.duplicate(m)] }
+            var actions: [DeliveryAction] = []
+            let last = highestContiguous(from: m.sender)
+            if variant.detectsGaps, m.sequence > last + 1,
+               let ask = ask(m.sender, from: last + 1, to: m.sequence - 1, now: now, retry: resendRetry) {
+                actions.append(ask)
+            }
+            record(m.sender, m.sequence)
+            actions.append(.apply(m))
+            return actions
+        }
+        if checkDuplicates {
+            guard seenControl.insert(m.messageID).inserted else { return [.duplicate(m)] }
+        }
+        switch m.type {
+        case .confirm:
+            guard variant == .thesis || variant == .asBuilt, let maxSeq = Int(m.content) else { return [.none] }
+            let base = (variant == .asBuilt && asBuilt.confirmComparesOwnSequence)
+                ? ownSequence : highestContiguous(from: m.sender)
+            guard maxSeq > base, let a = ask(m.sender, from: base + 1, to: maxSeq, now: now, retry: resendRetry)
+            else { return [.none] }
+            return [a]
+        case .resend:
+            guard variant != .noRecovery, let range = Self.parseRange(m.content) else { return [.none] }
+            return [.answerResend(requester: m.sender, range: range)]
+        case .update, .delete:
+            return [.none]
+        }
+    }
+
+    func hasNormal(_ sender: String, _ seq: Int) -> Bool {
+        seq <= highestContiguous(from: sender) || (above[sender]?.contains(seq) ?? false)
+    }
+
+    /// Marks (sender, seq) received and advances the contiguous mark.
+    public mutating func record(_ sender: String, _ seq: Int) {
+        var c = highestContiguous(from: sender)
+        guard seq > c else { return }
+        var set = above[sender] ?? []
+        set.insert(seq)
+        while set.remove(c + 1) != nil { c += 1 }
+        contiguous[sender] = c
+        above[sender] = set.isEmpty ? nil : set
+    }
+
+    /// The missing part of [lo, hi] as one range (lowest to highest missing), rate-limited.
+    mutating func ask(_ sender: String, from lo: Int, to hi: Int, now: SimTime, retry: SimDuration)
+        -> DeliveryAction? {
+        guard lo <= hi else { return nil }
+        let got = above[sender] ?? []
+        guard let first = (lo...hi).first(where: { !got.contains($0) }),
+              let lastMissing = (lo...hi).reversed().first(where: { !got.contains($0) }) else { return nil }
+        let range = first...lastMissing
+        if let prev = lastAsk[sender], prev.range.contains(range.lowerBound),
+           prev.range.contains(range.upperBound), now - prev.at < retry {
+            return nil
+        }
+        lastAsk[sender] = (range, now)
+        return .askResend(sender: sender, range: range)
+    }
+
+    /// "a-b" → a...b (a ≤ b, both ≥ 1); anything else is nil.
+    public static func parseRange(_ s: String) -> ClosedRange<Int>? {
+        let parts = s.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 2, let a = Int(parts[0]), let b = Int(parts[1]), a >= 1, a <= b else { return nil }
+        return a...b
+    }
+
+    public static func formatRange(_ r: ClosedRange<Int>) -> String { "\(r.lowerBound)-\(r.upperBound)" }
+}

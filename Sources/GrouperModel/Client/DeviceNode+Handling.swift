@@ -1,0 +1,92 @@
+import SimKernel
+
+/// A resend being answered: asking the servers (`transfer/confirm`) which messages are gone.
+struct ResendTask: Sendable {
+    let id: Int
+    let requester: String
+    var items: [OutboxItem]
+    /// Servers that said they still hold item i.
+    var holders: [Int]
+    var waiting: Int
+}
+
+extension DeviceNode {
+    /// Runs Algorithm 1 on each message in order; returns the messages handled (not dropped)
+    /// and the number of store writes.
+    func handleAll(_ messages: [GrouperMessage], _ sim: Simulation<GrouperEvent>) -> ([GrouperMessage], Int) {
+        var handled: [GrouperMessage] = [], writes = 0
+        for m in messages {
+            let actions = delivery.handle(m, now: sim.now, variant: config.variant, asBuilt: config.asBuilt,
+                                          resendRetry: config.resendRetry, ownSequence: sequence)
+            if !m.type.isNormal, !actions.contains(.duplicate(m)) {
+                world.log(sim.now, index, "handle \(label(m)) from \(world.name(ofNode: m.sender))")
+                handled.append(m)
+            }
+            for a in actions {
+                switch a {
+                case .apply(let msg):
+                    writes += 1
+                    held[msg.sender, default: [:]][msg.sequence] = msg
+                    _ = msg.type == .update ? store.updateRemote(msg) : store.deleteRemote(msg)
+                    world.log(sim.now, index, "handle \(label(msg)) from \(world.name(ofNode: msg.sender))")
+                    handled.append(msg)
+                case .askResend(let sender, let range):
+                    sendResendRequest(to: sender, range: range, sim)
+                case .answerResend(let requester, let range):
+                    answerResend(requester: requester, range: range, sim)
+                case .duplicate(let msg):
+                    world.counters.add(.duplicatesDropped, device: index, type: msg.type, at: sim.now)
+                case .none:
+                    break
+                }
+            }
+        }
+        return (handled, writes)
+    }
+
+    /// Looks up my normal messages in `range` and asks every server which are gone.
+    func answerResend(requester: String, range: ClosedRange<Int>, _ sim: Simulation<GrouperEvent>) {
+        guard range.lowerBound <= sent.count else { return }
+        let items = Array(sent[(range.lowerBound - 1)..<min(range.upperBound, sent.count)])
+        let id = nextTaskID
+        nextTaskID += 1
+        resendTasks[id] = ResendTask(id: id, requester: requester, items: items,
+                                     holders: Array(repeating: 0, count: items.count), waiting: config.servers)
+        let ids = items.map(\.message.messageID)
+        for j in 0..<config.servers {
+            send(.transferConfirm(ids), to: j, purpose: .existence(taskID: id, server: j), sim)
+        }
+    }
+
+    func existenceDone(task id: Int, server: Int, _ outcome: RequestOutcome, _ sim: Simulation<GrouperEvent>) {
+        guard var t = resendTasks[id] else { return }
+        if case .reply(.missing(let gone)) = outcome {
+            let goneSet = Set(gone)
+            for (i, item) in t.items.enumerated() where !goneSet.contains(item.message.messageID) { t.holders[i] += 1 }
+        }
+        t.waiting -= 1
+        guard t.waiting == 0 else { resendTasks[id] = t; return }
+        resendTasks[id] = nil
+        reupload(t, sim)
+    }
+
+    /// Re-uploads, to the requester only, each message fewer than k servers still hold (or whose
+    /// stored shares I overwrote as unicast for someone else before).
+    func reupload(_ t: ResendTask, _ sim: Simulation<GrouperEvent>) {
+        var chosen: [OutboxItem] = []
+        for (i, item) in t.items.enumerated()
+        where t.holders[i] < config.k || unicastOverwritten.contains(item.message.messageID) {
+            var copy = item
+            copy.shareReceiver = t.requester
+            copy.isReupload = true
+            chosen.append(copy)
+            unicastOverwritten.insert(item.message.messageID)
+        }
+        let names = chosen.map { label($0.message) }.joined(separator: ",")
+        world.log(sim.now, index, chosen.isEmpty
+            ? "resend to \(world.name(ofNode: t.requester)): all still on ≥ k servers"
+            : "re-upload \(names) to \(world.name(ofNode: t.requester))")
+        outbox.append(contentsOf: chosen)
+        kickOutbox(sim)
+    }
+}

@@ -1,0 +1,142 @@
+import SimKernel
+
+/// Shares collected for one message id, one slot per server.
+struct PartialMessage: Sendable {
+    var shares: [[UInt8]?]
+    var shareIDs: [Int?]
+    var count = 0
+    init(servers: Int) {
+        shares = Array(repeating: nil, count: servers)
+        shareIDs = Array(repeating: nil, count: servers)
+    }
+}
+
+/// One `receiveWithCompletion`: list every server, get unseen shares, rebuild, handle.
+struct ReceiveRound: Sendable {
+    let id: Int
+    let start: SimTime
+    var waiting: Int
+    var handled: [GrouperMessage] = []
+    var rebuilt = 0
+    var syncTime = SimDuration.zero
+    var sharingTime = SimDuration.zero
+    var networkTime = SimDuration.zero
+}
+
+extension DeviceNode {
+    func requestReceive(_ sim: Simulation<GrouperEvent>) {
+        guard online, isMember else { return }
+        guard round == nil else { roundAgain = true; return }
+        let id = nextRoundID
+        nextRoundID += 1
+        round = ReceiveRound(id: id, start: sim.now, waiting: config.servers)
+        for j in 0..<config.servers { send(.transferList, to: j, purpose: .list(roundID: id, server: j), sim) }
+    }
+
+    func listDone(round r: Int, server j: Int, _ outcome: RequestOutcome, _ sim: Simulation<GrouperEvent>) {
+        guard round?.id == r else { return }
+        if case .reply(.shareIDs(let ids)) = outcome {
+            let unseen = ids.filter { !seenShareIDs[j].contains($0) }
+            if !unseen.isEmpty {
+                send(.transferGet(unseen), to: j, purpose: .get(roundID: r, server: j), sim)
+                return
+            }
+        }
+        serverDone(sim)
+    }
+
+    func getDone(round r: Int, server j: Int, _ outcome: RequestOutcome, _ sim: Simulation<GrouperEvent>) {
+        guard round?.id == r else { return }
+        if case .reply(.shares(let ss)) = outcome {
+            for s in ss {
+                seenShareIDs[j].insert(s.shareID)
+                var p = partial[s.messageID] ?? PartialMessage(servers: config.servers)
+                if p.shares[j] == nil { p.count += 1 }
+                p.shares[j] = s.share
+                p.shareIDs[j] = s.shareID
+                partial[s.messageID] = p
+            }
+        }
+        serverDone(sim)
+    }
+
+    func serverDone(_ sim: Simulation<GrouperEvent>) {
+        guard var r = round else { return }
+        r.waiting -= 1
+        round = r
+        if r.waiting == 0 { processRound(sim) }
+    }
+
+    /// Rebuilds every message with ≥ k shares (message ids in sorted order), then handles them.
+    func processRound(_ sim: Simulation<GrouperEvent>) {
+        guard var r = round else { return }
+        r.networkTime = sim.now - r.start
+        let (messages, work, decodedBytes) = rebuildReady(sim)
+        r.rebuilt = messages.count
+        let (handled, storeWrites) = handleAll(order(messages), sim)
+        r.handled = handled
+        r.sharingTime = config.device.sharingTime(work)
+        r.syncTime = config.device.syncTime(jsonBytes: decodedBytes, storeWrites: storeWrites)
+        round = r
+        let done = useCPU(r.sharingTime + r.syncTime, now: sim.now)
+        sim.schedule(.roundProcessed(roundID: r.id), to: world.deviceComponents[index], at: done)
+    }
+
+    func rebuildReady(_ sim: Simulation<GrouperEvent>) -> ([GrouperMessage], SharingWork, Int) {
+        let asBuiltJoin = config.variant == .asBuilt && config.asBuilt.joinAllCollectedShares
+        var out: [GrouperMessage] = [], work = SharingWork(), bytes = 0
+        for mid in partial.keys.sorted() {
+            guard let p = partial[mid] else { continue }
+            if !asBuiltJoin && rebuiltIDs.contains(mid) { partial[mid] = nil; continue }
+            guard p.count >= config.k else {
+                if asBuiltJoin {  // forgets ids of messages below k: fetched again next round
+                    for (j, id) in p.shareIDs.enumerated() { if let id { seenShareIDs[j].remove(id) } }
+                    partial[mid] = nil
+                }
+                continue
+            }
+            partial[mid] = nil
+            do throws(SharingError) {
+                let (secret, w) = try world.scheme.join(p.shares.compactMap { $0 }, k: config.k)
+                work = work + w
+                bytes += secret.count
+                guard let m = try? GrouperMessage.decode(secret) else { throw SharingError.inconsistentShares("") }
+                rebuiltIDs.insert(mid)
+                world.counters.add(.messagesRebuilt, device: index, type: m.type, at: sim.now)
+                out.append(m)
+            } catch {
+                world.counters.add(.corruptRebuilds, device: index, type: .update, at: sim.now)
+                world.log(sim.now, index, "corrupt rebuild of message \(mid)")
+            }
+        }
+        return (out, work, bytes)
+    }
+
+    /// Thesis order: normal messages by (sender, sequence), then control by (send time, id).
+    /// As-built handles in an arbitrary (here: message id) order.
+    func order(_ ms: [GrouperMessage]) -> [GrouperMessage] {
+        if config.variant == .asBuilt { return ms.sorted { $0.messageID < $1.messageID } }
+        return ms.sorted { a, b in
+            if a.type.isNormal != b.type.isNormal { return a.type.isNormal }
+            if a.type.isNormal { return (a.sender, a.sequence) < (b.sender, b.sequence) }
+            return (a.sendTime, a.messageID) < (b.sendTime, b.messageID)
+        }
+    }
+
+    func roundProcessed(_ id: Int, _ sim: Simulation<GrouperEvent>) {
+        guard let r = round, r.id == id else { return }
+        round = nil
+        world.timings.append(TransferTiming(direction: .download, device: index, messages: r.rebuilt,
+                                            start: r.start, end: sim.now, dataSync: r.syncTime,
+                                            secretSharing: r.sharingTime, network: r.networkTime, succeeded: true))
+        if !r.handled.isEmpty { onReceive?(index, r.handled) }
+        if config.variant == .asBuilt && config.asBuilt.confirmAfterReceiveOncePerTTL && config.confirm.period != nil,
+           lastConfirmAt.map({ sim.now - $0 >= config.ttl }) ?? true {
+            senderConfirm(sim)
+        }
+        if roundAgain {
+            roundAgain = false
+            requestReceive(sim)
+        }
+    }
+}

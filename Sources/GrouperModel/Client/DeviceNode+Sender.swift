@@ -1,0 +1,110 @@
+import SimKernel
+
+/// One `sendMessages` call: ≤ batchLimit messages with the same share receiver, put on every
+/// server in parallel (one request per server).
+struct UploadJob: Sendable {
+    let id: Int
+    var items: [OutboxItem]
+    var shareReceiver: String?
+    var perServer: [[ShareUpload]]
+    var okServers: [Int] = []
+    var failed = 0
+    var answered = 0
+    var lastAnswerFailed = false
+    var decided = false
+    let start: SimTime
+    var ready: SimTime
+    var syncTime: SimDuration
+    var sharingTime: SimDuration
+}
+
+extension DeviceNode {
+    var email: String { "d\(index)@group.test" }
+
+    func nowSeconds(_ sim: Simulation<GrouperEvent>) -> Int64 { sim.now.nanoseconds / 1_000_000_000 }
+
+    func makeMessage(_ type: MessageType, content: String, sequence: Int, objectID: String, receiver: String,
+                     _ sim: Simulation<GrouperEvent>) -> GrouperMessage {
+        GrouperMessage(type: type, content: content, sequence: sequence, objectClass: "Record",
+                       objectID: objectID, receiver: receiver, sender: node, email: email, name: "D\(index)",
+                       sendTime: nowSeconds(sim), messageID: MessageIDGenerator.make(using: &rng))
+    }
+
+    /// `sender.update(object)`: writes locally, then multicasts an update message.
+    func senderUpdate(objectID: String, size: Int, _ sim: Simulation<GrouperEvent>) {
+        sequence += 1
+        let content = store.marshall(objectID: objectID, size: size, updater: node, time: nowSeconds(sim))
+        let m = makeMessage(.update, content: content, sequence: sequence, objectID: objectID,
+                            receiver: GrouperMessage.multicast, sim)
+        _ = store.updateRemote(m)
+        sendNormal(m, sim)
+    }
+
+    /// `sender.delete(object)`: deletes locally, then multicasts a delete message.
+    func senderDelete(objectID: String, _ sim: Simulation<GrouperEvent>) {
+        sequence += 1
+        let m = makeMessage(.delete, content: objectID, sequence: sequence, objectID: objectID,
+                            receiver: GrouperMessage.multicast, sim)
+        _ = store.deleteRemote(m)
+        sendNormal(m, sim)
+    }
+
+    func sendNormal(_ m: GrouperMessage, _ sim: Simulation<GrouperEvent>) {
+        world.recordWrite(ObjectWrite(device: index, messageID: m.messageID, objectID: m.objectID,
+                                      version: ObjectVersion(of: m), content: m.type == .update ? m.content : nil,
+                                      time: sim.now))
+        held[node, default: [:]][m.sequence] = m
+        let item = OutboxItem(message: m, splitSeed: rng.next(), shareReceiver: nil, isReupload: false)
+        sent.append(item)
+        world.log(sim.now, index, "create \(m.type.rawValue)#\(m.sequence) \(m.objectID)")
+        outbox.append(item)
+        kickOutbox(sim)
+    }
+
+    /// `sender.confirm()`: multicasts my highest normal sequence (nothing to confirm at 0).
+    func senderConfirm(_ sim: Simulation<GrouperEvent>) {
+        guard config.variant.sendsConfirms, sequence > 0 else { return }
+        lastConfirmAt = sim.now
+        let m = makeMessage(.confirm, content: String(sequence), sequence: 0, objectID: "",
+                            receiver: GrouperMessage.multicast, sim)
+        world.log(sim.now, index, "create confirm(\(sequence))")
+        if config.variant != .asBuilt {  // a newer confirm supersedes any not yet uploaded
+            outbox.removeAll { $0.message.type == .confirm }
+            unsent.removeAll { $0.message.type == .confirm }
+        }
+        outbox.append(OutboxItem(message: m, splitSeed: rng.next(), shareReceiver: nil, isReupload: false))
+        kickOutbox(sim)
+    }
+
+    /// Asks `sender` (a node id) to resend `range`.
+    func sendResendRequest(to sender: String, range: ClosedRange<Int>, _ sim: Simulation<GrouperEvent>) {
+        let m = makeMessage(.resend, content: DeliveryState.formatRange(range), sequence: 0, objectID: "",
+                            receiver: sender, sim)
+        world.counters.add(.resendRequests, device: index, type: .resend, at: sim.now)
+        world.log(sim.now, index, "create resend(\(m.content)) to \(world.name(ofNode: sender))")
+        outbox.append(OutboxItem(message: m, splitSeed: rng.next(), shareReceiver: sender, isReupload: false))
+        kickOutbox(sim)
+    }
+
+    /// Moves the unsent queue back to the outbox (a fresh polynomial in as-built).
+    func retryUnsent(_ sim: Simulation<GrouperEvent>) {
+        guard !unsent.isEmpty else { return }
+        let fresh = config.variant == .asBuilt && config.asBuilt.freshPolynomialOnRetry
+        for var item in unsent {
+            world.counters.add(.unsentRetries, device: index, type: item.message.type, at: sim.now)
+            if fresh { item.splitSeed = rng.next() }
+            outbox.append(item)
+        }
+        world.log(sim.now, index, "retry \(unsent.count) unsent")
+        unsent.removeAll()
+        kickOutbox(sim)
+    }
+
+    func label(_ m: GrouperMessage) -> String {
+        switch m.type {
+        case .update, .delete: "\(m.type.rawValue)#\(m.sequence)"
+        case .confirm: "confirm(\(m.content))"
+        case .resend: "resend(\(m.content))"
+        }
+    }
+}

@@ -1,0 +1,140 @@
+import SimKernel
+
+extension DeviceNode {
+    /// Starts the next upload job if none is deciding: the head run of the outbox with one
+    /// share receiver, at most `batchLimit` messages. Encoding and splitting happen now; the
+    /// puts leave when the CPU is done (`uploadReady`).
+    func kickOutbox(_ sim: Simulation<GrouperEvent>) {
+        guard job == nil, online, isMember, !wedged, let first = outbox.first else { return }
+        var count = 0
+        while count < outbox.count && count < config.batchLimit
+            && outbox[count].shareReceiver == first.shareReceiver { count += 1 }
+        let items = Array(outbox.prefix(count))
+        outbox.removeFirst(count)
+        var perServer = Array(repeating: [ShareUpload](), count: config.servers)
+        var jsonBytes = 0, work = SharingWork()
+        var kept: [OutboxItem] = []
+        for item in items {
+            let bytes = item.message.encoded()
+            jsonBytes += bytes.count
+            var g = Xoshiro256StarStar(seed: item.splitSeed)
+            guard let (shares, w) = try? world.scheme.split(bytes, k: config.k, n: config.servers, rng: &g) else {
+                world.log(sim.now, index, "cannot split \(label(item.message)); dropped")
+                continue
+            }
+            work = work + w
+            kept.append(item)
+            for j in 0..<config.servers {
+                perServer[j].append(ShareUpload(messageID: item.message.messageID, receiver: item.shareReceiver,
+                                                share: shares[j]))
+            }
+        }
+        guard !kept.isEmpty else { return kickOutbox(sim) }
+        let syncTime = config.device.syncTime(jsonBytes: jsonBytes, storeWrites: 0)
+        let sharingTime = config.device.sharingTime(work)
+        let ready = useCPU(syncTime + sharingTime, now: sim.now)
+        let id = nextJobID
+        nextJobID += 1
+        job = UploadJob(id: id, items: kept, shareReceiver: first.shareReceiver, perServer: perServer,
+                        start: sim.now, ready: ready, syncTime: syncTime, sharingTime: sharingTime)
+        sim.schedule(.uploadReady(jobID: id), to: world.deviceComponents[index], at: ready)
+    }
+
+    func uploadReady(_ id: Int, _ sim: Simulation<GrouperEvent>) {
+        guard var j = job, j.id == id else { return }
+        let perServer = j.perServer
+        j.perServer = []
+        job = j
+        for server in 0..<config.servers {
+            for item in j.items { world.counters.add(.sharePuts, device: index, type: item.message.type, at: sim.now) }
+            send(.transferPut(perServer[server]), to: server,
+                 purpose: .put(jobID: id, server: server, count: perServer[server].count), sim)
+        }
+    }
+
+    func putDone(job id: Int, server: Int, count: Int, _ outcome: RequestOutcome, _ sim: Simulation<GrouperEvent>) {
+        guard var j = job, j.id == id else {
+            lateAnswer(job: id, stored: outcome == .reply(.stored(count)), sim)
+            return
+        }
+        j.answered += 1
+        if outcome == .reply(.stored(count)) {
+            j.okServers.append(server)
+            j.lastAnswerFailed = false
+            for item in j.items { world.counters.add(.sharesStored, device: index, type: item.message.type, at: sim.now) }
+        } else {
+            j.failed += 1
+            j.lastAnswerFailed = true
+        }
+        job = j
+        evaluate(sim)
+    }
+
+    /// Thesis: decide as soon as ok ≥ s or ok ≥ s became impossible. As-built: wait for all.
+    func evaluate(_ sim: Simulation<GrouperEvent>) {
+        guard let j = job else { return }
+        let n = config.servers, s = config.s
+        if config.variant == .asBuilt && config.asBuilt.verdictWaitsForAllServers {
+            guard j.answered == n else { return }
+            if config.asBuilt.lastFailureWedgesSender && j.lastAnswerFailed {
+                wedged = true
+                job = nil
+                world.timings.append(TransferTiming(direction: .upload, device: index, messages: j.items.count,
+                                                    start: j.start, end: sim.now, dataSync: j.syncTime,
+                                                    secretSharing: j.sharingTime, network: sim.now - j.ready,
+                                                    succeeded: false))
+                world.log(sim.now, index, "wedged: last server failed; \(j.items.count) message(s) never finalised")
+                return
+            }
+            decide(j.okServers.count >= s, sim)
+        } else if j.okServers.count >= s {
+            decide(true, sim)
+        } else if j.failed > n - s {
+            decide(false, sim)
+        }
+    }
+
+    /// A put answer that arrives after its job's verdict still counts stored shares.
+    func lateAnswer(job id: Int, stored: Bool, _ sim: Simulation<GrouperEvent>) {
+        guard var late = lateJobs[id] else { return }
+        if stored {
+            for t in late.types { world.counters.add(.sharesStored, device: index, type: t, at: sim.now) }
+        }
+        late.remaining -= 1
+        lateJobs[id] = late.remaining > 0 ? late : nil
+    }
+
+    func decide(_ success: Bool, _ sim: Simulation<GrouperEvent>) {
+        guard let j = job else { return }
+        job = nil
+        if j.answered < config.servers {
+            lateJobs[j.id] = (types: j.items.map(\.message.type), remaining: config.servers - j.answered)
+        }
+        world.timings.append(TransferTiming(direction: .upload, device: index, messages: j.items.count,
+                                            start: j.start, end: sim.now, dataSync: j.syncTime,
+                                            secretSharing: j.sharingTime, network: sim.now - j.ready,
+                                            succeeded: success))
+        let to = j.shareReceiver.map { world.name(ofNode: $0) } ?? "*"
+        if success {
+            for item in j.items {
+                let m = item.message
+                world.counters.add(.messagesUploaded, device: index, type: m.type, at: sim.now)
+                if item.isReupload { world.counters.add(.reUploads, device: index, type: m.type, at: sim.now) }
+                if world.uploadedAt[m.messageID] == nil { world.uploadedAt[m.messageID] = sim.now }
+            }
+            world.log(sim.now, index, "upload \(j.items.map { label($0.message) }.joined(separator: ",")) to \(to)")
+            if let first = j.okServers.min() {
+                send(.userNotify(receiver: j.shareReceiver ?? GrouperMessage.multicast, category: "grouper",
+                                 content: "new messages"), to: first, purpose: .notify, sim)
+            }
+        } else {
+            for item in j.items {
+                world.counters.add(.uploadFailures, device: index, type: item.message.type, at: sim.now)
+            }
+            world.log(sim.now, index, "upload failed (\(j.okServers.count) of \(config.s) servers) "
+                + "\(j.items.map { label($0.message) }.joined(separator: ",")) to \(to); unsent")
+            unsent.append(contentsOf: j.items)
+        }
+        kickOutbox(sim)
+    }
+}

@@ -1,0 +1,205 @@
+import SimKernel
+
+/// What a pending request was for; routes its outcome.
+enum RequestPurpose: Sendable {
+    case put(jobID: Int, server: Int, count: Int)
+    case list(roundID: Int, server: Int)
+    case get(roundID: Int, server: Int)
+    case existence(taskID: Int, server: Int)
+    case notify
+}
+
+/// A message waiting to be uploaded, with the seed of its sharing polynomial (re-used on a
+/// retry so every upload of a message writes the same shares; see docs/protocol.md).
+struct OutboxItem: Sendable {
+    var message: GrouperMessage
+    var splitSeed: UInt64
+    /// Upload's receiver attribute on the servers: nil = multicast, else a node id.
+    var shareReceiver: String?
+    var isReupload: Bool
+}
+
+/// One device running the Grouper client (sender, receiver, Algorithm 1, sync store).
+///
+/// All behaviour-relevant iteration is over arrays or sorted keys.
+final class DeviceNode: SimComponent {
+    typealias Event = GrouperEvent
+    let name: String
+    let index: Int
+    unowned let world: World
+    var rng: Xoshiro256StarStar
+    var node: String { world.nodeIDs[index] }
+    var config: SystemConfig { world.config }
+
+    // Membership and connectivity.
+    var isMember = false
+    var online = true
+    /// Access key per server; nil where this device is not registered.
+    var accessKeys: [String?]
+    /// Master key per server (owner only).
+    var masterKeys: [String?]
+    var members: [String] = []
+    /// (invitee, server) pairs whose `user/add` failed at the invitation (owner only).
+    var pendingRegistrations: [(invitee: Int, server: Int)] = []
+
+    // Sender.
+    var sequence = 0
+    /// My normal messages, index = sequence − 1, with their polynomial seeds.
+    var sent: [OutboxItem] = []
+    var outbox: [OutboxItem] = []
+    var unsent: [OutboxItem] = []
+    var job: UploadJob?
+    /// Jobs decided before every server answered: their message types and answers still due.
+    var lateJobs: [Int: (types: [MessageType], remaining: Int)] = [:]
+    var nextJobID = 1
+    var wedged = false
+    /// Messages I re-uploaded as unicast (their stored shares may be invisible to others).
+    var unicastOverwritten: Set<String> = []
+    var resendTasks: [Int: ResendTask] = [:]
+    var nextTaskID = 1
+    var lastConfirmAt: SimTime?
+
+    // Receiver.
+    var round: ReceiveRound?
+    var roundAgain = false
+    var nextRoundID = 1
+    var seenShareIDs: [Set<Int>]
+    /// Collected shares per message id: one slot per server.
+    var partial: [String: PartialMessage] = [:]
+    var rebuiltIDs: Set<String> = []
+    var delivery = DeliveryState()
+    var store: any SyncPlugin = NewestVersionWinsStore()
+    /// Every normal message held (received or sent), by sender then sequence: handed to invitees.
+    var held: [String: [Int: GrouperMessage]] = [:]
+    var onReceive: ((Int, [GrouperMessage]) -> Void)?
+
+    // Plumbing.
+    var pending: [Int: RequestPurpose] = [:]
+    var cpuFreeAt = SimTime.zero
+
+    init(index: Int, world: World, rng: Xoshiro256StarStar) {
+        self.index = index
+        self.name = "device-\(index)"
+        self.world = world
+        self.rng = rng
+        accessKeys = Array(repeating: nil, count: world.config.servers)
+        masterKeys = Array(repeating: nil, count: world.config.servers)
+        seenShareIDs = Array(repeating: [], count: world.config.servers)
+    }
+
+    func handle(_ event: GrouperEvent, in sim: Simulation<GrouperEvent>) {
+        switch event {
+        case .response(let id, let outcome): complete(id, outcome, sim)
+        case .timeout(let id): complete(id, .timedOut, sim)
+        case .push:
+            if online && isMember && config.receive.onPush { requestReceive(sim) }
+        case .timer(let t): timer(t, sim)
+        case .command(let c): command(c, sim)
+        case .uploadReady(let id): uploadReady(id, sim)
+        case .roundProcessed(let id): roundProcessed(id, sim)
+        case .request, .sweep, .serverCommand: break
+        }
+    }
+
+    func command(_ c: DeviceCommand, _ sim: Simulation<GrouperEvent>) {
+        switch c {
+        case .update(let id, let size): if isMember { senderUpdate(objectID: id, size: size, sim) }
+        case .delete(let id): if isMember { senderDelete(objectID: id, sim) }
+        case .confirm: if isMember { senderConfirm(sim) }
+        case .receive: if isMember && online { requestReceive(sim) }
+        case .setOnline(let on): setOnline(on, sim)
+        case .invite(let invitee): invite(invitee, sim)
+        }
+    }
+
+    func timer(_ t: DeviceTimer, _ sim: Simulation<GrouperEvent>) {
+        let me = world.deviceComponents[index]
+        switch t {
+        case .confirm:
+            if let p = config.confirm.period {
+                let asBuiltDemo = config.variant == .asBuilt && config.asBuilt.confirmAfterReceiveOncePerTTL
+                if isMember && online && !asBuiltDemo { senderConfirm(sim) }
+                sim.schedule(.timer(.confirm), to: me, after: p)
+            }
+        case .pull:
+            if let p = config.receive.pullPeriod {
+                if isMember && online { requestReceive(sim) }
+                sim.schedule(.timer(.pull), to: me, after: p)
+            }
+        case .unsentRetry:
+            if let p = config.unsent.period {
+                let onlyLaunch = config.variant == .asBuilt && config.asBuilt.retryOnlyOnLaunch
+                if isMember && online { retryRegistrations(sim) }
+                if isMember && online && !onlyLaunch { retryUnsent(sim) }
+                sim.schedule(.timer(.unsentRetry), to: me, after: p)
+            }
+        }
+    }
+
+    /// Starts each periodic timer at a random phase within its period.
+    func startTimers(_ sim: Simulation<GrouperEvent>) {
+        let me = world.deviceComponents[index]
+        for (t, p) in [(DeviceTimer.confirm, config.confirm.period), (.pull, config.receive.pullPeriod),
+                       (.unsentRetry, config.unsent.period)] {
+            guard let p else { continue }
+            let phase = SimDuration(nanoseconds: Int64(rng.nextDouble() * Double(p.nanoseconds)))
+            sim.schedule(.timer(t), to: me, after: phase)
+        }
+    }
+
+    func setOnline(_ on: Bool, _ sim: Simulation<GrouperEvent>) {
+        guard on != online else { return }
+        online = on
+        world.log(sim.now, index, on ? "online" : "offline")
+        if !on {
+            // Every open connection breaks; handle in request order.
+            for id in pending.keys.sorted() { complete(id, .disconnected, sim) }
+            return
+        }
+        guard isMember else { return }
+        if config.variant == .asBuilt { wedged = false }  // the app relaunches
+        retryRegistrations(sim)
+        if config.unsent.onReconnect { retryUnsent(sim) }
+        let asBuiltDemo = config.variant == .asBuilt && config.asBuilt.confirmAfterReceiveOncePerTTL
+        if config.confirm.onReconnect && !asBuiltDemo { senderConfirm(sim) }
+        if config.receive.onReconnect { requestReceive(sim) }
+        kickOutbox(sim)
+    }
+
+    // MARK: Requests
+
+    /// Sends a request to server `server`; its outcome comes back through `complete`.
+    func send(_ call: ServerCall, to server: Int, purpose: RequestPurpose, _ sim: Simulation<GrouperEvent>) {
+        let id = world.takeRequestID()
+        pending[id] = purpose
+        let me = world.deviceComponents[index]
+        guard online else {
+            sim.schedule(.response(requestID: id, outcome: .disconnected), to: me, after: .zero)
+            return
+        }
+        let request = ServerRequest(requestID: id, device: index, groupID: world.groupID,
+                                    key: accessKeys[server] ?? "", call: call, sentAt: sim.now)
+        let bytes = WireSize.request(call, scheme: config.scheme)
+        let arrival = world.network.requestArrival(device: index, server: server, bytes: bytes, at: sim.now)
+        // The request timeout is delivered by the server side when it applies (see ServerNode.serve).
+        sim.schedule(.request(request), to: world.serverComponents[server], at: arrival)
+    }
+
+    func complete(_ id: Int, _ outcome: RequestOutcome, _ sim: Simulation<GrouperEvent>) {
+        guard let purpose = pending.removeValue(forKey: id) else { return }  // late or duplicate
+        switch purpose {
+        case .put(let job, let server, let count): putDone(job: job, server: server, count: count, outcome, sim)
+        case .list(let r, let server): listDone(round: r, server: server, outcome, sim)
+        case .get(let r, let server): getDone(round: r, server: server, outcome, sim)
+        case .existence(let t, let server): existenceDone(task: t, server: server, outcome, sim)
+        case .notify: break
+        }
+    }
+
+    /// Reserves the CPU for `work` and returns when it is done.
+    func useCPU(_ work: SimDuration, now: SimTime) -> SimTime {
+        let done = max(now, cpuFreeAt) + work
+        cpuFreeAt = done
+        return done
+    }
+}

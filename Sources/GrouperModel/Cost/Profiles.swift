@@ -1,0 +1,96 @@
+import SimKernel
+
+/// Turns the work a device does into CPU time (virtual nanoseconds).
+///
+/// Work comes from the real code paths: `SharingWork` from split/join, bytes of JSON
+/// encoded/decoded, objects written to the store. Plain data; the scenario files name one.
+public struct DeviceProfile: Codable, Equatable, Sendable {
+    public var name: String
+    /// Per field multiply-add in split/join.
+    public var nanosPerFieldOp: Double
+    /// Per random coefficient byte drawn.
+    public var nanosPerRandomByte: Double
+    /// Per byte of message JSON encoded or decoded (data sync).
+    public var nanosPerJSONByte: Double
+    /// Per object written to or deleted from the persistent store (data sync).
+    public var nanosPerStoreWrite: Double
+    /// Client overhead per HTTP request built or parsed (network stack, not wire time).
+    public var nanosPerRequest: Double
+
+    public init(name: String, nanosPerFieldOp: Double, nanosPerRandomByte: Double, nanosPerJSONByte: Double,
+                nanosPerStoreWrite: Double, nanosPerRequest: Double) {
+        self.name = name; self.nanosPerFieldOp = nanosPerFieldOp; self.nanosPerRandomByte = nanosPerRandomByte
+        self.nanosPerJSONByte = nanosPerJSONByte; self.nanosPerStoreWrite = nanosPerStoreWrite
+        self.nanosPerRequest = nanosPerRequest
+    }
+
+    /// A generic modern phone in a lab: placeholder numbers of the right order of magnitude,
+    /// not fitted to the thesis (the A5 profile comes with the reproduction issue).
+    public static let lab = DeviceProfile(name: "lab", nanosPerFieldOp: 5, nanosPerRandomByte: 10,
+                                          nanosPerJSONByte: 50, nanosPerStoreWrite: 200_000,
+                                          nanosPerRequest: 500_000)
+
+    /// CPU time of a split or join.
+    public func sharingTime(_ w: SharingWork) -> SimDuration {
+        .nanoseconds(Int64((Double(w.fieldMultiplyAdds) * nanosPerFieldOp
+            + Double(w.randomBytes) * nanosPerRandomByte).rounded()))
+    }
+    /// CPU time of encoding/decoding `bytes` of JSON plus `storeWrites` store operations.
+    public func syncTime(jsonBytes: Int, storeWrites: Int) -> SimDuration {
+        .nanoseconds(Int64((Double(jsonBytes) * nanosPerJSONByte
+            + Double(storeWrites) * nanosPerStoreWrite).rounded()))
+    }
+}
+
+/// Device↔server network: latency, device bandwidth shared by its transfers, timeouts.
+public struct NetworkProfile: Codable, Equatable, Sendable {
+    public var name: String
+    /// One-way latency device↔server i is `latencyNanos + i * latencyStepNanos`.
+    public var latencyNanos: Int64
+    public var latencyStepNanos: Int64
+    /// Each device's link, bytes per second, one direction; its transfers share it (FIFO).
+    public var bytesPerSecond: Double
+    /// Fixed protocol bytes per request and per response (HTTP headers, TLS records).
+    public var overheadBytes: Int
+    /// Delay of a push notification from a server to an online device.
+    public var pushLatencyNanos: Int64
+
+    public init(name: String, latencyNanos: Int64, latencyStepNanos: Int64, bytesPerSecond: Double,
+                overheadBytes: Int, pushLatencyNanos: Int64) {
+        self.name = name; self.latencyNanos = latencyNanos; self.latencyStepNanos = latencyStepNanos
+        self.bytesPerSecond = bytesPerSecond; self.overheadBytes = overheadBytes
+        self.pushLatencyNanos = pushLatencyNanos
+    }
+
+    /// A lab WLAN: 5 ms one way (+0.1 ms per server index), 2.5 MB/s per device, 400 B overhead.
+    public static let lab = NetworkProfile(name: "lab", latencyNanos: 5_000_000, latencyStepNanos: 100_000,
+                                           bytesPerSecond: 2_500_000, overheadBytes: 400,
+                                           pushLatencyNanos: 300_000_000)
+
+    public func latency(server: Int) -> SimDuration {
+        .nanoseconds(latencyNanos + Int64(server) * latencyStepNanos)
+    }
+    /// Wire time of `bytes` on one device link.
+    public func transferTime(bytes: Int) -> SimDuration {
+        .nanoseconds(Int64((Double(bytes + overheadBytes) / bytesPerSecond * 1e9).rounded()))
+    }
+}
+
+/// Server-side processing time (web service + database).
+public struct ServerProfile: Codable, Equatable, Sendable {
+    public var name: String
+    public var nanosPerRequest: Int64
+    /// Per share stored, listed or returned.
+    public var nanosPerShare: Int64
+
+    public init(name: String, nanosPerRequest: Int64, nanosPerShare: Int64) {
+        self.name = name; self.nanosPerRequest = nanosPerRequest; self.nanosPerShare = nanosPerShare
+    }
+
+    /// 2 ms per request, 0.2 ms per share.
+    public static let lab = ServerProfile(name: "lab", nanosPerRequest: 2_000_000, nanosPerShare: 200_000)
+
+    public func processingTime(shares: Int) -> SimDuration {
+        .nanoseconds(nanosPerRequest + Int64(shares) * nanosPerShare)
+    }
+}

@@ -1,0 +1,93 @@
+import SimKernel
+
+/// What SPEC §7 counts, and a few diagnostics.
+public enum CounterKind: String, CaseIterable, Codable, Sendable, Comparable {
+    /// A message stored on ≥ s servers (one per successful upload of a message).
+    case messagesUploaded
+    /// Share puts sent (one per message per server attempted).
+    case sharePuts
+    /// Share puts a server acknowledged.
+    case sharesStored
+    /// Messages rebuilt from ≥ k shares by a receiver (downloads).
+    case messagesRebuilt
+    /// Resend requests sent.
+    case resendRequests
+    /// Normal messages re-uploaded to answer a resend request.
+    case reUploads
+    /// Messages taken from the unsent queue for another try.
+    case unsentRetries
+    /// Messages whose upload failed (fewer than s servers).
+    case uploadFailures
+    /// Rebuilt messages dropped as duplicates.
+    case duplicatesDropped
+    /// Joins whose result did not decode as a Grouper message.
+    case corruptRebuilds
+    public static func < (a: CounterKind, b: CounterKind) -> Bool { a.rawValue < b.rawValue }
+}
+
+/// One cell: kind, device, message type, TTL window (⌊time / TTL⌋).
+public struct CounterKey: Hashable, Comparable, Sendable {
+    public var kind: CounterKind
+    public var device: Int
+    public var type: MessageType
+    public var window: Int
+    public static func < (a: CounterKey, b: CounterKey) -> Bool {
+        (a.kind.rawValue, a.device, a.type.rawValue, a.window) < (b.kind.rawValue, b.device, b.type.rawValue, b.window)
+    }
+}
+
+/// Counters per (kind, device, type, window). Lookups use a dictionary; every listing is sorted.
+public struct ProtocolCounters: Sendable {
+    public let ttl: SimDuration
+    var table: [CounterKey: Int] = [:]
+
+    public init(ttl: SimDuration) { self.ttl = ttl }
+
+    public mutating func add(_ kind: CounterKind, device: Int, type: MessageType, at time: SimTime, _ amount: Int = 1) {
+        guard amount != 0 else { return }
+        let w = Int(time.nanoseconds / max(ttl.nanoseconds, 1))
+        table[CounterKey(kind: kind, device: device, type: type, window: w), default: 0] += amount
+    }
+
+    /// Sum over every cell matching the given filters (nil = any).
+    public func total(_ kind: CounterKind, device: Int? = nil, type: MessageType? = nil, window: Int? = nil) -> Int {
+        var sum = 0
+        for (k, v) in table where k.kind == kind && (device == nil || k.device == device)
+            && (type == nil || k.type == type) && (window == nil || k.window == window) { sum += v }
+        return sum
+    }
+
+    /// Every non-zero cell, sorted by key.
+    public var rows: [(key: CounterKey, value: Int)] {
+        table.keys.sorted().map { ($0, table[$0]!) }
+    }
+}
+
+/// Direction of a timed transfer.
+public enum TransferDirection: String, Codable, Sendable { case upload, download }
+
+/// One upload job or receive round, with the thesis's time breakdown.
+public struct TransferTiming: Equatable, Sendable {
+    public var direction: TransferDirection
+    public var device: Int
+    /// Messages uploaded in the job / rebuilt in the round.
+    public var messages: Int
+    public var start: SimTime
+    public var end: SimTime
+    /// JSON encode/decode and store writes.
+    public var dataSync: SimDuration
+    /// Split or join.
+    public var secretSharing: SimDuration
+    /// Everything else: waiting for the network and the servers.
+    public var network: SimDuration
+    public var succeeded: Bool
+    public var total: SimDuration { end - start }
+}
+
+/// A line of the protocol log (readable, asserted by scenario tests).
+public struct ProtocolLogEntry: Equatable, Sendable, CustomStringConvertible {
+    public var time: SimTime
+    public var device: Int
+    public var text: String
+    public var description: String { "\(time) D\(device) \(text)" }
+}

@@ -1,0 +1,77 @@
+import SimKernel
+
+/// The device↔server links: per-server latency, and each device's bandwidth shared by its
+/// transfers in FIFO order (each direction is a queue: a transfer starts when the previous one
+/// on that link finished). FIFO finishes the last of a burst of concurrent transfers at the same
+/// time as fair sharing would; only the order of the earlier finishes differs.
+public struct NetworkModel: Sendable {
+    public let profile: NetworkProfile
+    var uplinkFreeAt: [SimTime]
+    var downlinkFreeAt: [SimTime]
+
+    public init(profile: NetworkProfile, devices: Int) {
+        self.profile = profile
+        uplinkFreeAt = Array(repeating: .zero, count: devices)
+        downlinkFreeAt = Array(repeating: .zero, count: devices)
+    }
+
+    /// When a request of `bytes` sent by `device` at `time` reaches `server`.
+    public mutating func requestArrival(device: Int, server: Int, bytes: Int, at time: SimTime) -> SimTime {
+        let start = max(time, uplinkFreeAt[device])
+        let done = start + profile.transferTime(bytes: bytes)
+        uplinkFreeAt[device] = done
+        return done + profile.latency(server: server)
+    }
+
+    /// When a response of `bytes` sent by `server` at `time` has fully reached `device`.
+    public mutating func responseArrival(device: Int, server: Int, bytes: Int, at time: SimTime) -> SimTime {
+        let reach = time + profile.latency(server: server)
+        let start = max(reach, downlinkFreeAt[device])
+        let done = start + profile.transferTime(bytes: bytes)
+        downlinkFreeAt[device] = done
+        return done
+    }
+
+    /// A refusal: one round trip, no payload.
+    public func refusalArrival(server: Int, at time: SimTime) -> SimTime {
+        time + profile.latency(server: server) + profile.latency(server: server)
+    }
+}
+
+/// Approximate wire sizes of request and response bodies (JSON; binary shares as base64).
+enum WireSize {
+    static func shareText(_ bytes: Int, scheme: SharingSchemeKind) -> Int {
+        scheme == .csss257 ? bytes : (bytes + 2) / 3 * 4
+    }
+
+    static func request(_ call: ServerCall, scheme: SharingSchemeKind) -> Int {
+        switch call {
+        case .transferPut(let ups): ups.reduce(2) { $0 + shareText($1.share.count, scheme: scheme) + 120 }
+        case .transferGet(let ids): 2 + ids.count * 8
+        case .transferConfirm(let ids): 2 + ids.count * 40
+        case .userNotify(_, _, let content): 120 + content.utf8.count
+        default: 100
+        }
+    }
+
+    static func response(_ outcome: Result<ServerReply, ServerError>, scheme: SharingSchemeKind) -> Int {
+        guard case .success(let r) = outcome else { return 80 }
+        return switch r {
+        case .shareIDs(let ids): 2 + ids.count * 8
+        case .shares(let ss): ss.reduce(2) { $0 + shareText($1.share.count, scheme: scheme) + 140 }
+        case .missing(let ids): 2 + ids.count * 40
+        case .notified(let ns): 20 + ns.count * 40
+        default: 60
+        }
+    }
+
+    /// Shares a request or response carries (for server processing time).
+    static func shareCount(_ call: ServerCall) -> Int {
+        switch call {
+        case .transferPut(let ups): ups.count
+        case .transferGet(let ids): ids.count
+        case .transferConfirm(let ids): ids.count
+        default: 0
+        }
+    }
+}

@@ -1,0 +1,97 @@
+import SimKernel
+
+/// A server on the simulated network: availability state, processing time, TTL sweep,
+/// push delivery for `user/notify`, and the TTL checker's observations.
+final class ServerNode: SimComponent {
+    typealias Event = GrouperEvent
+    let name: String
+    let index: Int
+    unowned let world: World
+    var server: UntrustedServer
+    public private(set) var state: ServerState = .up
+
+    init(index: Int, world: World, rng: Xoshiro256StarStar) {
+        self.index = index
+        self.name = "server-\(index)"
+        self.world = world
+        self.server = UntrustedServer(index: index, rng: rng)
+    }
+
+    func handle(_ event: GrouperEvent, in sim: Simulation<GrouperEvent>) {
+        switch event {
+        case .request(let r): serve(r, sim)
+        case .sweep:
+            if state == .up { sweep(sim.now) }
+            sim.schedule(.sweep, to: world.serverComponents[index], after: world.config.sweepPeriod)
+        case .serverCommand(.setState(let s)): state = s
+        case .serverCommand(.restart(let keep)):
+            if !keep { server.dropAllShares() }
+            state = .up
+            server.sweep(now: sim.now)  // catches up on expired shares before serving anything
+        default: break
+        }
+    }
+
+    /// Calls the service directly (group setup and face-to-face invitation are not timed).
+    func directCall(_ r: ServerRequest, now: SimTime) -> Result<ServerReply, ServerError>? {
+        state == .up ? server.handle(r, now: now) : nil
+    }
+
+    func serve(_ r: ServerRequest, _ sim: Simulation<GrouperEvent>) {
+        let device = world.deviceComponents[r.device]
+        let deadline = r.sentAt + world.config.requestTimeout
+        switch state {
+        case .blackhole:
+            // The request vanishes; the client's timer fires at its deadline. Scheduling that
+            // here, instead of a timer per request on the device, halves the events of a run.
+            sim.schedule(.response(requestID: r.requestID, outcome: .timedOut), to: device, at: max(deadline, sim.now))
+            return
+        case .refusing:
+            sim.schedule(.response(requestID: r.requestID, outcome: .refused), to: device,
+                         at: sim.now + world.config.network.latency(server: index))
+            return
+        case .up: break
+        }
+        let result = server.handle(r, now: sim.now)
+        checkTTL(result, now: sim.now)
+        let done = sim.now + world.config.server.processingTime(shares: WireSize.shareCount(r.call))
+        if case .success(.notified(let nodes)) = result { push(nodes, at: done, sim) }
+        let bytes = WireSize.response(result, scheme: world.config.scheme)
+        let arrival = world.network.responseArrival(device: r.device, server: index, bytes: bytes, at: done)
+        let outcome: RequestOutcome = switch result {
+        case .success(let reply): .reply(reply)
+        case .failure(let e): .error(e)
+        }
+        if arrival > deadline {  // too slow: the client gave up (the server still did the work)
+            sim.schedule(.response(requestID: r.requestID, outcome: .timedOut), to: device, at: max(deadline, sim.now))
+        } else {
+            sim.schedule(.response(requestID: r.requestID, outcome: outcome), to: device, at: arrival)
+        }
+    }
+
+    func push(_ nodes: [String], at time: SimTime, _ sim: Simulation<GrouperEvent>) {
+        for node in nodes {
+            guard let d = world.deviceByNode[node] else { continue }
+            sim.schedule(.push, to: world.deviceComponents[d],
+                         at: time + .nanoseconds(world.config.network.pushLatencyNanos))
+        }
+    }
+
+    func sweep(_ now: SimTime) {
+        if let oldest = server.oldestSaveAt, now - oldest > world.config.ttl + world.config.sweepPeriod {
+            world.ttlViolations.append("server \(index) held a share saved at \(oldest) at \(now), "
+                + "older than TTL \(world.config.ttl) + sweep period \(world.config.sweepPeriod)")
+        }
+        server.sweep(now: now)
+    }
+
+    /// TTL honoured: a share served must not be older than TTL + sweep period.
+    func checkTTL(_ result: Result<ServerReply, ServerError>, now: SimTime) {
+        guard case .success(.shares(let ss)) = result else { return }
+        let limit = world.config.ttl + world.config.sweepPeriod
+        for s in ss where now - s.saveAt > limit {
+            world.ttlViolations.append("server \(index) served share \(s.shareID) of message \(s.messageID) "
+                + "saved at \(s.saveAt) at \(now), older than TTL + sweep period \(limit)")
+        }
+    }
+}

@@ -1,0 +1,85 @@
+import SimKernel
+
+extension UntrustedServer {
+    /// Stores every upload or none: an unknown receiver refuses the whole request.
+    /// A re-put of a message id replaces the old share (new id, TTL restarted).
+    mutating func put(_ uploads: [ShareUpload], group g: Int, sender u: Int, now: SimTime)
+        -> Result<ServerReply, ServerError> {
+        var receivers: [Int?] = []
+        receivers.reserveCapacity(uploads.count)
+        for up in uploads {
+            guard let r = up.receiver else { receivers.append(nil); continue }
+            guard let idx = users.indices.first(where: { users[$0].group == g && users[$0].node == r }) else {
+                return .failure(.unknownReceiver(r))
+            }
+            receivers.append(idx)
+        }
+        for (up, r) in zip(uploads, receivers) {
+            let key = ShareKey(group: g, messageID: up.messageID)
+            if let old = shareIDByMessage[key], let i = position(ofShare: old) { shares.remove(at: i) }
+            shares.append(ShareEntity(id: nextShareID, share: up.share, saveAt: now, messageID: up.messageID,
+                                      sender: u, receiver: r, group: g))
+            shareIDByMessage[key] = nextShareID
+            nextShareID += 1
+        }
+        return .success(.stored(uploads.count))
+    }
+
+    /// Binary search in `shares` (sorted by id). O(log n).
+    func position(ofShare id: Int) -> Int? {
+        var lo = 0, hi = shares.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if shares[mid].id < id { lo = mid + 1 } else { hi = mid }
+        }
+        return lo < shares.count && shares[lo].id == id ? lo : nil
+    }
+
+    /// Shares the user may download, in id order: not its own multicasts, unicasts only to it.
+    func visibleShares(group g: Int, user u: Int) -> [ShareEntity] {
+        shares.filter { $0.group == g && $0.sender != u && ($0.receiver == nil || $0.receiver == u) }
+    }
+
+    func get(_ ids: [Int], group g: Int, user u: Int) -> [ShareDownload] {
+        ids.compactMap { id -> ShareDownload? in
+            guard let i = position(ofShare: id) else { return nil }
+            let e = shares[i]
+            guard e.group == g, e.sender != u, e.receiver == nil || e.receiver == u else { return nil }
+            return ShareDownload(shareID: e.id, messageID: e.messageID, sender: users[e.sender].node,
+                                 share: e.share, saveAt: e.saveAt)
+        }
+    }
+
+    /// The TTL sweep: deletes every share with saveAt < now − TTL of its group.
+    /// Returns the number deleted. O(shares).
+    @discardableResult
+    public mutating func sweep(now: SimTime) -> Int {
+        let before = shares.count
+        var kept: [ShareEntity] = []
+        kept.reserveCapacity(shares.count)
+        for e in shares {
+            if e.saveAt < now - groups[e.group].ttl {
+                shareIDByMessage[ShareKey(group: e.group, messageID: e.messageID)] = nil
+            } else {
+                kept.append(e)
+            }
+        }
+        shares = kept
+        return before - kept.count
+    }
+
+    /// Forgets every stored share (restart without data). Groups and users stay.
+    public mutating func dropAllShares() {
+        shares.removeAll()
+        shareIDByMessage.removeAll()
+    }
+
+    /// Oldest stored share's save time, if any.
+    public var oldestSaveAt: SimTime? { shares.map(\.saveAt).min() }
+
+    /// Whether a share for this message id is stored (for checkers and tests).
+    public func holds(messageID: String, groupID: String) -> Bool {
+        guard let g = groupByID[groupID] else { return false }
+        return shareIDByMessage[ShareKey(group: g, messageID: messageID)] != nil
+    }
+}

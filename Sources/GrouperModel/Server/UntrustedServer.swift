@@ -1,0 +1,125 @@
+import SimKernel
+
+/// The Grouper web service of one provider: entities, endpoints and the TTL sweep.
+///
+/// Pure state machine: `handle(_:now:)` answers one request at a virtual time. It does not
+/// know about the network or about being down (that is `ServerNode`). Invariants: at most one
+/// share per (group, message id); `shares` is sorted by share id; a refused request changes
+/// nothing. Lookups use dictionaries, but every listing iterates the sorted `shares` array.
+public struct UntrustedServer: Sendable {
+    public let index: Int
+    public internal(set) var groups: [GroupEntity] = []
+    public internal(set) var users: [UserEntity] = []
+    /// Sorted by `id` (ids only grow).
+    public internal(set) var shares: [ShareEntity] = []
+    var groupByID: [String: Int] = [:]
+    var userByKey: [String: Int] = [:]
+    var shareIDByMessage: [ShareKey: Int] = [:]
+    var nextShareID = 1
+    var rng: Xoshiro256StarStar
+
+    struct ShareKey: Hashable { var group: Int; var messageID: String }
+
+    public init(index: Int, rng: Xoshiro256StarStar) { self.index = index; self.rng = rng }
+
+    /// Handles one request. Errors are values; on error nothing changed.
+    public mutating func handle(_ request: ServerRequest, now: SimTime) -> Result<ServerReply, ServerError> {
+        if case .groupRegister(let gid, let name, let owner) = request.call {
+            return register(groupID: gid, name: name, ownerNode: owner, now: now)
+        }
+        guard let g = groupByID[request.groupID] else { return .failure(.unknownGroup(request.groupID)) }
+        let isMaster = request.key == groups[g].masterKey
+        let user = userByKey[request.key].flatMap { users[$0].group == g ? $0 : nil }
+        switch request.call {
+        case .groupRegister: return .failure(.invalidParameters("unreachable"))
+        case .groupInfo:
+            guard isMaster || user != nil else { return .failure(.badKey(endpoint: request.call.endpoint)) }
+            return .success(.info(info(g)))
+        case .groupInit(let k, let n, let s, let ttl):
+            guard isMaster else { return .failure(.masterKeyRequired(endpoint: request.call.endpoint)) }
+            return initialise(g, k: k, n: n, s: s, ttl: ttl)
+        case .userAdd(let node, let isOwner):
+            guard isMaster else { return .failure(.masterKeyRequired(endpoint: request.call.endpoint)) }
+            return addUser(g, node: node, isOwner: isOwner)
+        default:
+            guard let user else { return .failure(.badKey(endpoint: request.call.endpoint)) }
+            return handleMember(request.call, group: g, user: user, now: now)
+        }
+    }
+
+    mutating func handleMember(_ call: ServerCall, group g: Int, user u: Int, now: SimTime)
+        -> Result<ServerReply, ServerError> {
+        switch call {
+        case .userState: return .success(.state("up"))
+        case .userDeviceToken(let token):
+            users[u].deviceToken = token
+            return .success(.success)
+        case .userNotify(let receiver, _, _): return notify(g, from: u, receiver: receiver)
+        case .transferPut(let uploads): return put(uploads, group: g, sender: u, now: now)
+        case .transferList: return .success(.shareIDs(visibleShares(group: g, user: u).map(\.id)))
+        case .transferGet(let ids): return .success(.shares(get(ids, group: g, user: u)))
+        case .transferConfirm(let messageIDs):
+            return .success(.missing(messageIDs.filter { shareIDByMessage[ShareKey(group: g, messageID: $0)] == nil }))
+        default: return .failure(.invalidParameters("\(call.endpoint) is not a member endpoint"))
+        }
+    }
+
+    /// A 32-hex-digit key from the server's seeded stream.
+    mutating func newKey() -> String {
+        let a = rng.next(), b = rng.next()
+        return hex16(a) + hex16(b)
+    }
+
+    mutating func register(groupID: String, name: String, ownerNode: String, now: SimTime)
+        -> Result<ServerReply, ServerError> {
+        guard !groupID.isEmpty else { return .failure(.invalidParameters("group id must not be empty")) }
+        guard groupByID[groupID] == nil else { return .failure(.groupExists(groupID)) }
+        let key = newKey()
+        groups.append(GroupEntity(id: groups.count + 1, groupID: groupID, name: name, members: 0,
+                                  masterKey: key, createAt: now))
+        groupByID[groupID] = groups.count - 1
+        return .success(.masterKey(key))
+    }
+
+    mutating func initialise(_ g: Int, k: Int, n: Int, s: Int, ttl: SimDuration) -> Result<ServerReply, ServerError> {
+        guard k >= 1, k <= s, s <= n, n <= 255, ttl.nanoseconds > 0 else {
+            return .failure(.invalidParameters("need 1 ≤ k ≤ s ≤ n ≤ 255 and TTL > 0, got k=\(k) n=\(n) s=\(s) ttl=\(ttl)"))
+        }
+        groups[g].threshold = k; groups[g].servers = n; groups[g].safe = s; groups[g].ttl = ttl
+        return .success(.success)
+    }
+
+    mutating func addUser(_ g: Int, node: String, isOwner: Bool) -> Result<ServerReply, ServerError> {
+        guard !node.isEmpty else { return .failure(.invalidParameters("node id must not be empty")) }
+        guard !users.contains(where: { $0.group == g && $0.node == node }) else { return .failure(.nodeExists(node)) }
+        let key = newKey()
+        users.append(UserEntity(id: users.count + 1, node: node, accessKey: key, deviceToken: nil, group: g))
+        userByKey[key] = users.count - 1
+        groups[g].members += 1
+        if isOwner { groups[g].owner = users.count - 1 }
+        return .success(.accessKey(key))
+    }
+
+    func info(_ g: Int) -> GroupInfo {
+        let e = groups[g]
+        return GroupInfo(groupID: e.groupID, name: e.name, members: e.members, createAt: e.createAt,
+                         servers: e.servers, threshold: e.threshold, safe: e.safe, ttl: e.ttl,
+                         ownerNode: e.owner.map { users[$0].node } ?? "")
+    }
+
+    func notify(_ g: Int, from u: Int, receiver: String) -> Result<ServerReply, ServerError> {
+        let members = users.indices.filter { users[$0].group == g && $0 != u }
+        if receiver == GrouperMessage.multicast {
+            return .success(.notified(members.filter { users[$0].deviceToken != nil }.map { users[$0].node }.sorted()))
+        }
+        guard let r = members.first(where: { users[$0].node == receiver }) else {
+            return .failure(.unknownReceiver(receiver))
+        }
+        return .success(.notified(users[r].deviceToken == nil ? [] : [receiver]))
+    }
+}
+
+func hex16(_ v: UInt64) -> String {
+    let s = String(v, radix: 16)
+    return String(repeating: "0", count: 16 - s.count) + s
+}

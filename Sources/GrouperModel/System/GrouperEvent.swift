@@ -1,0 +1,64 @@
+import SimKernel
+
+/// How a request ended, as the device sees it.
+public enum RequestOutcome: Equatable, Sendable {
+    case reply(ServerReply)
+    /// The server answered with an error (bad key, unknown receiver, …).
+    case error(ServerError)
+    /// The server is down and refuses connections (fails fast).
+    case refused
+    /// No answer before the request timeout (blackholed server).
+    case timedOut
+    /// The device went offline while waiting.
+    case disconnected
+}
+
+/// A server's availability.
+public enum ServerState: String, Codable, CaseIterable, Sendable {
+    case up
+    /// Down; connections are refused at once.
+    case refusing
+    /// Down; requests vanish and time out.
+    case blackhole
+}
+
+/// Commands the system (or a scenario) gives a device at a time.
+public enum DeviceCommand: Equatable, Sendable {
+    case update(objectID: String, size: Int)
+    case delete(objectID: String)
+    case confirm
+    case receive
+    case setOnline(Bool)
+    /// The owner (this device) invites device `invitee` face to face.
+    case invite(invitee: Int)
+}
+
+/// A device's periodic timers.
+public enum DeviceTimer: Equatable, Sendable {
+    case confirm, pull, unsentRetry
+}
+
+/// Commands to a server.
+public enum ServerCommand: Equatable, Sendable {
+    case setState(ServerState)
+    /// Comes back up; with `keepData` false its stored shares are gone.
+    case restart(keepData: Bool)
+}
+
+/// Every event of a Grouper run: a value, handled by `switch` in the target component.
+public enum GrouperEvent: Sendable {
+    // To servers.
+    case request(ServerRequest)
+    case sweep
+    case serverCommand(ServerCommand)
+    // To devices.
+    case response(requestID: Int, outcome: RequestOutcome)
+    case timeout(requestID: Int)
+    case push
+    case timer(DeviceTimer)
+    case command(DeviceCommand)
+    /// The device's CPU finished preparing upload job `jobID`.
+    case uploadReady(jobID: Int)
+    /// The device's CPU finished rebuilding and handling receive round `roundID`.
+    case roundProcessed(roundID: Int)
+}

@@ -1,0 +1,126 @@
+import SimKernel
+
+/// A whole simulated Grouper system: D devices (device 0 owns the group), n untrusted servers,
+/// the network, on one `Simulation`. The real sender/receiver/server code runs; only the
+/// network, clocks and CPU are simulated.
+///
+/// Control calls schedule a command at a virtual time (a time in the past means "now");
+/// `run(until:)` advances. Observations (`counters`, `log`, `timings`, `check()`,
+/// `fingerprint`) are values. One instance per run; not thread-safe, not shared.
+public final class GrouperSystem {
+    public let config: SystemConfig
+    let sim: Simulation<GrouperEvent>
+    let world: World
+
+    /// Builds the system and creates the group: the owner registers and initialises it on every
+    /// server, then invites devices 1..<initialMembers face to face (setup traffic is not timed).
+    public init(config: SystemConfig) throws(SystemConfigError) {
+        try config.validate()
+        self.config = config
+        sim = Simulation(seed: config.seed, reservingEvents: 4096)
+        world = World(config: config, scheme: config.scheme.makeScheme(), streams: sim.streams)
+        for j in 0..<config.servers {
+            let node = ServerNode(index: j, world: world, rng: sim.randomStream(for: "server-\(j)"))
+            world.serverNodes.append(node)
+            world.serverComponents.append(sim.add(node))
+        }
+        for i in 0..<config.devices {
+            let node = DeviceNode(index: i, world: world, rng: sim.randomStream(for: "device-\(i)"))
+            world.deviceNodes.append(node)
+            world.deviceComponents.append(sim.add(node))
+        }
+        var phases = sim.randomStream(for: "sweep-phases")
+        for j in 0..<config.servers {
+            let phase = SimDuration(nanoseconds: Int64(phases.nextDouble() * Double(config.sweepPeriod.nanoseconds)))
+            sim.schedule(.sweep, to: world.serverComponents[j], after: phase)
+        }
+        let owner = world.deviceNodes[0]
+        owner.createGroup(now: .zero)
+        for i in 1..<config.initialMembers { owner.invite(i, sim) }
+        for d in world.deviceNodes { d.startTimers(sim) }
+    }
+
+    // MARK: Clock
+
+    public var now: SimTime { sim.now }
+    public var eventsProcessed: UInt64 { sim.eventsProcessed }
+    /// Runs every event up to and including `time`.
+    public func run(until time: SimTime) { sim.run(until: time) }
+
+    // MARK: Control (Grouper API and faults)
+
+    func at(_ t: SimTime) -> SimTime { max(t, sim.now) }
+
+    func command(_ c: DeviceCommand, device: Int, at t: SimTime) {
+        precondition(world.deviceComponents.indices.contains(device), "device \(device) out of range")
+        sim.schedule(.command(c), to: world.deviceComponents[device], at: at(t))
+    }
+
+    /// `sender.update`: device creates or modifies `objectID` with a `size`-byte payload.
+    public func update(device: Int, objectID: String, size: Int, at t: SimTime) {
+        command(.update(objectID: objectID, size: size), device: device, at: t)
+    }
+    /// `sender.delete`.
+    public func delete(device: Int, objectID: String, at t: SimTime) {
+        command(.delete(objectID: objectID), device: device, at: t)
+    }
+    /// `sender.confirm`.
+    public func confirm(device: Int, at t: SimTime) { command(.confirm, device: device, at: t) }
+    /// A receive round (pull-to-refresh).
+    public func receive(device: Int, at t: SimTime) { command(.receive, device: device, at: t) }
+    public func setOnline(_ online: Bool, device: Int, at t: SimTime) {
+        command(.setOnline(online), device: device, at: t)
+    }
+    /// The owner (device 0) invites `device` face to face.
+    public func invite(device: Int, at t: SimTime) { command(.invite(invitee: device), device: 0, at: t) }
+
+    public func setServerState(_ state: ServerState, server: Int, at t: SimTime) {
+        precondition(world.serverComponents.indices.contains(server), "server \(server) out of range")
+        sim.schedule(.serverCommand(.setState(state)), to: world.serverComponents[server], at: at(t))
+    }
+    /// The server comes back up, with or without the shares it stored.
+    public func restartServer(_ server: Int, keepData: Bool, at t: SimTime) {
+        precondition(world.serverComponents.indices.contains(server), "server \(server) out of range")
+        sim.schedule(.serverCommand(.restart(keepData: keepData)), to: world.serverComponents[server], at: at(t))
+    }
+
+    /// `receiver.receive(callback)`: called after each receive round that handled messages.
+    public func onReceive(device: Int, _ callback: @escaping (Int, [GrouperMessage]) -> Void) {
+        world.deviceNodes[device].onReceive = callback
+    }
+
+    // MARK: Observations
+
+    public var counters: ProtocolCounters { world.counters }
+    public var log: [ProtocolLogEntry] { world.log }
+    /// Turns the protocol log on or off (on by default; off for long sweeps).
+    public var loggingEnabled: Bool {
+        get { world.logEnabled }
+        set { world.logEnabled = newValue }
+    }
+    public var timings: [TransferTiming] { world.timings }
+    public var writes: [ObjectWrite] { world.writes }
+    public var nodeIDs: [String] { world.nodeIDs }
+    public var groupID: String { world.groupID }
+
+    public func isOnline(device: Int) -> Bool { world.deviceNodes[device].online }
+    public func isMember(device: Int) -> Bool { world.deviceNodes[device].isMember }
+    /// Live objects of a device, sorted by object id.
+    public func objects(device: Int) -> [(id: String, content: String)] {
+        let live = world.deviceNodes[device].store.liveObjects
+        return live.keys.sorted().map { ($0, live[$0]!) }
+    }
+    /// Messages in a device's unsent queue.
+    public func unsentCount(device: Int) -> Int { world.deviceNodes[device].unsent.count }
+    public func serverState(_ server: Int) -> ServerState { world.serverNodes[server].state }
+    /// The server's stored state (entities), for inspection and tests.
+    public func serverSnapshot(_ server: Int) -> UntrustedServer { world.serverNodes[server].server }
+    /// Sends a request to a server directly (no network), as a test client would.
+    public func callServer(_ server: Int, _ request: ServerRequest) -> Result<ServerReply, ServerError>? {
+        world.serverNodes[server].directCall(request, now: sim.now)
+    }
+    /// Access key of `device` on `server` (nil if not registered).
+    public func accessKey(device: Int, server: Int) -> String? { world.deviceNodes[device].accessKeys[server] }
+    /// Master key of the owner on `server`.
+    public func masterKey(server: Int) -> String? { world.deviceNodes[0].masterKeys[server] }
+}

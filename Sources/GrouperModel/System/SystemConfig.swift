@@ -1,0 +1,152 @@
+import SimKernel
+
+/// Which protocol the clients run (SPEC §4).
+public enum ProtocolVariant: String, Codable, CaseIterable, Sendable {
+    /// The thesis design implemented correctly, with the decisions of SPEC §4 (default).
+    case thesis
+    /// The published code's behaviours (SPEC §3), switchable through `AsBuiltSwitches`.
+    case asBuilt = "as-built"
+    /// Gap detection and resend only (thesis Fig 4.2): no confirm messages.
+    case basicMulticast = "basic-multicast"
+    /// Self-destruction without recovery: no gap detection, no confirm, no resend.
+    case noRecovery = "no-recovery"
+
+    /// Receivers detect gaps and send resend requests.
+    public var detectsGaps: Bool { self == .thesis || self == .basicMulticast }
+    /// Senders send confirm messages.
+    public var sendsConfirms: Bool { self == .thesis || self == .asBuilt }
+}
+
+/// The as-built behaviours of SPEC §3 that the `as-built` variant can switch on one by one.
+/// Ignored by the other variants. All on by default.
+public struct AsBuiltSwitches: Codable, Equatable, Sendable {
+    /// The upload verdict waits for all n servers to answer (not as soon as it is decided).
+    public var verdictWaitsForAllServers = true
+    /// If the last server to answer fails, the send never finalises and later sends are refused.
+    public var lastFailureWedgesSender = true
+    /// Unsent messages are re-shared with a fresh polynomial (same id and sequence).
+    public var freshPolynomialOnRetry = true
+    /// Unsent messages are retried only at (re)launch, i.e. on reconnect; never periodically.
+    public var retryOnlyOnLaunch = true
+    /// The receiver remembers share ids only for messages that reached k shares, and joins
+    /// all shares it collected for a message (a stale share corrupts the join).
+    public var joinAllCollectedShares = true
+    /// No duplicate check: every rebuilt message is applied again.
+    public var noDuplicateCheck = true
+    /// On a confirm, compare with the receiver's own highest sequence, not the sender's.
+    public var confirmComparesOwnSequence = true
+    /// Confirms are sent at most once per TTL, only after a successful receive.
+    public var confirmAfterReceiveOncePerTTL = true
+    public init() {}
+}
+
+/// When senders call `sender.confirm()` on their own.
+public struct ConfirmPolicy: Codable, Equatable, Sendable {
+    /// Periodic confirm (thesis: once per TTL); nil = never periodically.
+    public var period: SimDuration?
+    /// Confirm when the device comes back online.
+    public var onReconnect: Bool
+    public init(period: SimDuration?, onReconnect: Bool) { self.period = period; self.onReconnect = onReconnect }
+}
+
+/// When receivers run a receive round.
+public struct ReceivePolicy: Codable, Equatable, Sendable {
+    /// Pull when a push notification arrives.
+    public var onPush: Bool
+    /// Periodic pull; nil = never.
+    public var pullPeriod: SimDuration?
+    /// Pull when the device comes back online (the app's launch).
+    public var onReconnect: Bool
+    public init(onPush: Bool = true, pullPeriod: SimDuration?, onReconnect: Bool = true) {
+        self.onPush = onPush; self.pullPeriod = pullPeriod; self.onReconnect = onReconnect
+    }
+}
+
+/// When a sender retries its unsent queue.
+public struct UnsentRetryPolicy: Codable, Equatable, Sendable {
+    public var onReconnect: Bool
+    /// Periodic retry while online; nil = never periodically.
+    public var period: SimDuration?
+    public init(onReconnect: Bool = true, period: SimDuration?) { self.onReconnect = onReconnect; self.period = period }
+}
+
+/// Everything that defines one simulated Grouper system. Plain value; validated by `validate()`.
+public struct SystemConfig: Codable, Equatable, Sendable {
+    /// Number of devices D (device 0 is the group owner).
+    public var devices: Int
+    /// Devices that are members from the start (0..<initialMembers); the rest can be invited later.
+    public var initialMembers: Int
+    /// Number of servers n.
+    public var servers: Int
+    /// Threshold k: shares needed to rebuild.
+    public var k: Int
+    /// Safe servers count s: an upload succeeds when ≥ s servers stored their share.
+    public var s: Int
+    public var ttl: SimDuration
+    /// Period of each server's TTL sweep (default 60 s).
+    public var sweepPeriod: SimDuration
+    public var variant: ProtocolVariant
+    public var asBuilt: AsBuiltSwitches
+    public var scheme: SharingSchemeKind
+    public var device: DeviceProfile
+    public var network: NetworkProfile
+    public var server: ServerProfile
+    public var confirm: ConfirmPolicy
+    public var receive: ReceivePolicy
+    public var unsent: UnsentRetryPolicy
+    /// A receiver does not ask again for a range it already asked for before this much time passed.
+    public var resendRetry: SimDuration
+    /// A request without an answer after this long fails (blackholed server).
+    public var requestTimeout: SimDuration
+    /// At most this many messages per `transfer/put` request (thesis: 100).
+    public var batchLimit: Int
+    public var seed: UInt64
+
+    /// f(k, n, s) with defaults for everything else (1 h TTL, lab profiles, thesis variant).
+    public init(devices: Int = 3, servers: Int = 3, k: Int = 2, s: Int = 3,
+                ttl: SimDuration = .hours(1), variant: ProtocolVariant = .thesis,
+                scheme: SharingSchemeKind = .gf256, seed: UInt64 = 1) {
+        self.devices = devices; self.initialMembers = devices
+        self.servers = servers; self.k = k; self.s = s; self.ttl = ttl
+        self.sweepPeriod = .seconds(Int64(60)); self.variant = variant; self.asBuilt = AsBuiltSwitches()
+        self.scheme = scheme; self.device = .lab; self.network = .lab; self.server = .lab
+        self.confirm = ConfirmPolicy(period: ttl, onReconnect: true)
+        self.receive = ReceivePolicy(onPush: true, pullPeriod: SimDuration(nanoseconds: ttl.nanoseconds / 4),
+                                     onReconnect: true)
+        self.unsent = UnsentRetryPolicy(onReconnect: true, period: .minutes(5))
+        self.resendRetry = SimDuration(nanoseconds: ttl.nanoseconds / 2)
+        self.requestTimeout = .seconds(Int64(60))
+        self.batchLimit = 100
+        self.seed = seed
+    }
+}
+
+/// A configuration that cannot run; the message names the field and what is allowed.
+public struct SystemConfigError: Error, Equatable, CustomStringConvertible, Sendable {
+    public var field: String
+    public var message: String
+    public var description: String { "\(field): \(message)" }
+}
+
+extension SystemConfig {
+    /// Checks ranges: 1 ≤ k ≤ s ≤ n ≤ 255, 1 ≤ D, positive durations, batch ≥ 1.
+    public func validate() throws(SystemConfigError) {
+        func fail(_ f: String, _ m: String) -> SystemConfigError { SystemConfigError(field: f, message: m) }
+        guard devices >= 1 else { throw fail("devices", "must be ≥ 1, got \(devices)") }
+        guard (1...devices).contains(initialMembers) else {
+            throw fail("initialMembers", "must be in 1...\(devices), got \(initialMembers)")
+        }
+        guard (1...255).contains(servers) else { throw fail("servers", "n must be in 1...255, got \(servers)") }
+        guard k >= 1, k <= servers else { throw fail("k", "must be in 1...n (\(servers)), got \(k)") }
+        guard s >= k, s <= servers else { throw fail("s", "must be in k...n (\(k)...\(servers)), got \(s)") }
+        guard ttl.nanoseconds > 0 else { throw fail("ttl", "must be positive, got \(ttl)") }
+        guard sweepPeriod.nanoseconds > 0 else { throw fail("sweepPeriod", "must be positive, got \(sweepPeriod)") }
+        guard requestTimeout.nanoseconds > 0 else { throw fail("requestTimeout", "must be positive") }
+        guard batchLimit >= 1 else { throw fail("batchLimit", "must be ≥ 1, got \(batchLimit)") }
+        for (name, p) in [("confirm.period", confirm.period), ("receive.pullPeriod", receive.pullPeriod),
+                          ("unsent.period", unsent.period)] {
+            if let p, p.nanoseconds <= 0 { throw fail(name, "must be positive or absent, got \(p)") }
+        }
+        guard resendRetry.nanoseconds >= 0 else { throw fail("resendRetry", "must be ≥ 0") }
+    }
+}

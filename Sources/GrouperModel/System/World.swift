@@ -1,0 +1,74 @@
+import SimKernel
+
+/// One write issued through `sender.update` / `sender.delete`: the reference for checkers.
+public struct ObjectWrite: Equatable, Sendable {
+    public var device: Int
+    public var messageID: String
+    public var objectID: String
+    public var version: ObjectVersion
+    /// nil for a delete.
+    public var content: String?
+    public var time: SimTime
+}
+
+/// State shared by the components of one run: configuration, links, ids, counters, logs.
+///
+/// Owned by `GrouperSystem`; devices and servers hold an unowned reference. Single-threaded.
+final class World {
+    let config: SystemConfig
+    let scheme: any SecretSharingScheme
+    var network: NetworkModel
+    var deviceComponents: [ComponentID] = []
+    var serverComponents: [ComponentID] = []
+    var deviceNodes: [DeviceNode] = []
+    var serverNodes: [ServerNode] = []
+    /// Node id of device i (UUID-shaped, from the seeded stream "nodes").
+    let nodeIDs: [String]
+    let deviceByNode: [String: Int]
+    let groupID: String
+    var counters: ProtocolCounters
+    var log: [ProtocolLogEntry] = []
+    var logEnabled = true
+    var timings: [TransferTiming] = []
+    var writes: [ObjectWrite] = []
+    var writeByVersion: [ObjectVersion: Int] = [:]
+    /// Safety findings of the TTL checker (shares served or stored past TTL + sweep period).
+    var ttlViolations: [String] = []
+    /// First time each message id was stored on ≥ s servers.
+    var uploadedAt: [String: SimTime] = [:]
+    var nextRequestID = 1
+
+    init(config: SystemConfig, scheme: any SecretSharingScheme, streams: RandomStreams) {
+        self.config = config
+        self.scheme = scheme
+        network = NetworkModel(profile: config.network, devices: config.devices)
+        var rng = streams.stream(named: "nodes")
+        nodeIDs = (0..<config.devices).map { _ in MessageIDGenerator.make(using: &rng) }
+        var byNode: [String: Int] = [:]
+        for (i, n) in nodeIDs.enumerated() { byNode[n] = i }
+        deviceByNode = byNode
+        var grng = streams.stream(named: "group")
+        groupID = MessageIDGenerator.make(using: &grng)
+        counters = ProtocolCounters(ttl: config.ttl)
+    }
+
+    func log(_ time: SimTime, _ device: Int, _ text: @autoclosure () -> String) {
+        if logEnabled { log.append(ProtocolLogEntry(time: time, device: device, text: text())) }
+    }
+
+    /// "D3" for a known node id, the id itself otherwise.
+    func name(ofNode node: String) -> String {
+        deviceByNode[node].map { "D\($0)" } ?? node
+    }
+
+    func takeRequestID() -> Int {
+        defer { nextRequestID += 1 }
+        return nextRequestID
+    }
+
+    func recordWrite(_ w: ObjectWrite) {
+        writeByVersion[w.version] = writes.count
+        writes.append(w)
+    }
+}
+
