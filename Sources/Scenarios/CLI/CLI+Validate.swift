@@ -1,0 +1,86 @@
+import GrouperModel
+extension GrouperCLI {
+    static var validateCommand: CLICommand {
+        CLICommand(name: "validate", summary: "Check scenario files without running them",
+                   help: """
+            USAGE: grouper-sim validate FILE…
+
+            Parses and checks every file and every sweep point (docs/scenarios.md). Prints one
+            line per valid file to stdout and every problem of every file to stderr, each naming
+            the file, the JSON path, the bad value and what is allowed.
+            EXIT CODES: 0 all valid, 2 a problem was found.
+
+            """,
+                   run: { args, io in
+            var l = ArgumentList(args, command: "validate")
+            let files = l.positionals()
+            try l.finish(known: [])
+            guard !files.isEmpty else { throw CLIError("validate: which files? give one or more scenario FILEs") }
+            var bad = false
+            for f in files {
+                guard let s = RunCommand.loadAll([f], io: io)?.first else { bad = true; continue }
+                let b = s.base
+                io.out("ok \(f): \(b.name), \(s.points.count) point(s) × \(b.replications) replication(s) = \(s.points.count * b.replications) run(s)\n")
+            }
+            return bad ? .badInput : .ok
+        })
+    }
+
+    static var listCommand: CLICommand {
+        CLICommand(name: "list", summary: "List built-in scenarios, profiles, variants and metrics",
+                   help: """
+            USAGE: grouper-sim list
+
+            Prints the built-in scenarios (run them by name), the built-in device, network and
+            server profiles with their values, the protocol variants, the sharing schemes and
+            the metrics a scenario can report.
+
+            """,
+                   run: { args, io in
+            try ArgumentList(args, command: "list").finish(known: [])
+            io.out(listing)
+            return .ok
+        })
+    }
+
+    static var listing: String {
+        var s = "BUILT-IN SCENARIOS (grouper-sim run NAME)\n"
+        for b in BuiltinScenarios.all { s += "  \(b.name.padding(toLength: 18, withPad: " ", startingAt: 0))\(b.summary)\n" }
+        for kind in ProfileSpec.Kind.allCases {
+            let fields = ProfileCatalog.fields(kind)
+            s += "\n\(kind.rawValue.uppercased()) PROFILES (fields: \(fields.map { "\($0.name) [\($0.unit.rawValue)]" }.joined(separator: ", ")))\n"
+            for b in ProfileCatalog.builtins(kind) {
+                let values = zip(fields, b.values).map { f, v in
+                    f.unit == .duration ? "\(f.name)=\(SimDurationText.seconds(v))" : "\(f.name)=\(NumberFormat.shortest(v))"
+                }
+                s += "  \(b.name.padding(toLength: 14, withPad: " ", startingAt: 0))\(b.summary): \(values.joined(separator: " "))\n"
+            }
+        }
+        s += "\nPROTOCOL VARIANTS: \(ProtocolVariant.allCases.map(\.rawValue).joined(separator: ", "))\n"
+        s += "SHARING SCHEMES: gf256, csss257\n\nMETRICS\n"
+        for m in MetricCatalog.all { s += "  \(m.name.padding(toLength: 22, withPad: " ", startingAt: 0))[\(m.unit)] \(m.summary)\n" }
+        return s
+    }
+
+    static var equationsCommand: CLICommand {
+        CLICommand(name: "equations", summary: "Check the thesis message-count equations 6.1–6.8 (not yet)",
+                   help: """
+            USAGE: grouper-sim equations
+
+            Will compare the closed forms of equations 6.1–6.8 with simulated counts (issue 6).
+            Not implemented yet: prints a notice and exits 0.
+
+            """,
+                   run: { args, io in
+            _ = args
+            io.err("equations: not implemented yet (issue 6); nothing to check.\n")
+            return .ok
+        })
+    }
+}
+
+import SimKernel
+/// Durations in seconds printed in the scenario duration syntax.
+enum SimDurationText {
+    static func seconds(_ v: Double) -> String { SimDuration.seconds(v).description }
+}

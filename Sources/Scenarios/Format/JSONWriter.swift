@@ -1,0 +1,101 @@
+/// Deterministic JSON text: keys sorted (byte order of UTF-8), two-space indent,
+/// numbers through `NumberFormat` (locale-independent), trailing newline for files.
+public enum JSONWriter {
+    /// One line, keys in their stored order (for error messages).
+    public static func compact(_ v: JSONValue) -> String {
+        switch v {
+        case .object(let m): return "{" + m.map { quote($0.key) + ":" + compact($0.value) }.joined(separator: ",") + "}"
+        case .array(let a): return "[" + a.map(compact).joined(separator: ",") + "]"
+        case .string(let s): return quote(s)
+        case .number(_, let text): return text
+        case .bool(let b): return b ? "true" : "false"
+        case .null: return "null"
+        }
+    }
+
+    /// Multi-line, keys sorted, ending with a newline.
+    public static func pretty(_ v: JSONValue) -> String {
+        var out = ""
+        write(v, indent: "", into: &out)
+        return out + "\n"
+    }
+
+    private static func write(_ v: JSONValue, indent: String, into out: inout String) {
+        let inner = indent + "  "
+        switch v {
+        case .object(let m) where !m.isEmpty:
+            let sorted = m.sorted { Array($0.key.utf8).lexicographicallyPrecedes(Array($1.key.utf8)) }
+            out += "{\n"
+            for (n, member) in sorted.enumerated() {
+                out += inner + quote(member.key) + ": "
+                write(member.value, indent: inner, into: &out)
+                out += n + 1 < sorted.count ? ",\n" : "\n"
+            }
+            out += indent + "}"
+        case .array(let a) where !a.isEmpty:
+            out += "[\n"
+            for (n, item) in a.enumerated() {
+                out += inner
+                write(item, indent: inner, into: &out)
+                out += n + 1 < a.count ? ",\n" : "\n"
+            }
+            out += indent + "]"
+        default:
+            out += compact(v)
+        }
+    }
+
+    /// JSON string literal with the mandatory escapes only.
+    public static func quote(_ s: String) -> String {
+        var out = "\""
+        for u in s.unicodeScalars {
+            switch u {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if u.value < 0x20 {
+                    let h = String(u.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - h.count) + h
+                } else { out.unicodeScalars.append(u) }
+            }
+        }
+        return out + "\""
+    }
+}
+
+/// Locale-independent number text for results files.
+public enum NumberFormat {
+    /// Integral values (|v| < 2^53) as integers, others as Swift's shortest round-trip text.
+    public static func shortest(_ v: Double) -> String {
+        if !v.isFinite { return v.isNaN ? "NaN" : (v > 0 ? "inf" : "-inf") }
+        if v == v.rounded(), abs(v) < 9.0e15 { return String(Int64(v)) }
+        return "\(v)"
+    }
+
+    /// Fixed `digits` decimals (half away from zero), or an integer when `v` is integral.
+    /// Never uses the host locale; `-0` prints as `0`.
+    public static func fixed(_ v: Double, digits: Int = 6) -> String {
+        if !v.isFinite { return v.isNaN ? "NaN" : (v > 0 ? "inf" : "-inf") }
+        if v == v.rounded(), abs(v) < 9.0e15 { return String(Int64(v)) }
+        var scale = 1.0
+        for _ in 0..<digits { scale *= 10 }
+        let scaled = (abs(v) * scale).rounded()
+        guard scaled < 9.0e15 else { return "\(v)" }
+        let n = Int64(scaled)
+        if n == 0 { return "0" + (digits > 0 ? "." + String(repeating: "0", count: digits) : "") }
+        var s = String(n)
+        if s.count <= digits { s = String(repeating: "0", count: digits - s.count + 1) + s }
+        let cut = s.index(s.endIndex, offsetBy: -digits)
+        let body = digits > 0 ? s[..<cut] + "." + s[cut...] : Substring(s)
+        return (v < 0 ? "-" : "") + body
+    }
+
+    /// 64-bit hash as 16 lowercase hex digits.
+    public static func hex(_ h: UInt64) -> String {
+        let s = String(h, radix: 16)
+        return String(repeating: "0", count: 16 - s.count) + s
+    }
+}

@@ -1,0 +1,126 @@
+import SimKernel
+import GrouperModel
+
+/// Delivery latency of update messages, measured after warm-up.
+final class LatencyRecorder {
+    var since = SimTime.zero
+    private var writtenAt: [String: SimTime] = [:]
+    private var indexed = 0
+    private(set) var total = 0.0
+    private(set) var count = 0
+
+    /// Adds the latency of every update in `messages`, received now by one device.
+    func record(_ messages: [GrouperMessage], on system: GrouperSystem) {
+        for m in messages where m.type == .update {
+            if writtenAt[m.messageID] == nil {
+                let writes = system.writes
+                while indexed < writes.count { writtenAt[writes[indexed].messageID] = writes[indexed].time; indexed += 1 }
+            }
+            guard let t = writtenAt[m.messageID], t >= since else { continue }
+            total += (system.now - t).seconds
+            count += 1
+        }
+    }
+}
+
+/// Turns a scenario's workload, churn and faults into commands on a `GrouperSystem`,
+/// all scheduled before the run starts. Each process draws from its own named
+/// stream, so adding a device or a fault never changes another process's draws.
+enum GrouperDrivers {
+    static func schedule(_ spec: ScenarioSpec, on system: GrouperSystem, streams: RandomStreams, latency: LatencyRecorder) {
+        let end = SimTime.zero + spec.duration
+        let quiet = end - spec.settle
+        workload(spec, system, streams, end: end)
+        churn(spec, system, streams, quiet: quiet)
+        faults(spec, system, streams, quiet: quiet)
+        for d in 0..<spec.group.devices {
+            system.onReceive(device: d) { [unowned system] _, messages in latency.record(messages, on: system) }
+        }
+    }
+
+    /// Event times of an arrival process, in order, before `end`.
+    static func times(_ p: ArrivalProcess, end: SimTime, rng: inout Xoshiro256StarStar) -> [SimTime] {
+        switch p {
+        case .burst(let count, let at): return Array(repeating: SimTime.zero + at, count: count)
+        case .renewal(let every, let start, let stop, let limit):
+            let last = min(end, stop.map { SimTime.zero + $0 } ?? end)
+            var out: [SimTime] = []
+            var t = SimTime.zero + start
+            while out.count < (limit ?? Int.max) {
+                t += SimDuration.seconds(every.sample(using: &rng))
+                guard t < last else { break }
+                out.append(t)
+            }
+            return out
+        }
+    }
+
+    static func workload(_ spec: ScenarioSpec, _ system: GrouperSystem, _ streams: RandomStreams, end: SimTime) {
+        let w = spec.workload
+        for d in 1...spec.group.devices where w.writers.contains(d) {
+            if let u = w.update {
+                var rng = streams.stream(named: "workload/device-\(d)/update")
+                for t in times(u, end: end, rng: &rng) {
+                    let size = max(1, Int(w.objectSize.sample(using: &rng).rounded()))
+                    system.update(device: d - 1, objectID: "o\(rng.nextInt(below: w.objects))", size: size, at: t)
+                }
+            }
+            if let del = w.delete {
+                var rng = streams.stream(named: "workload/device-\(d)/delete")
+                for t in times(del, end: end, rng: &rng) {
+                    system.delete(device: d - 1, objectID: "o\(rng.nextInt(below: w.objects))", at: t)
+                }
+            }
+        }
+    }
+
+    static func churn(_ spec: ScenarioSpec, _ system: GrouperSystem, _ streams: RandomStreams, quiet: SimTime) {
+        let c = spec.churn
+        if let (on, off) = c.process {
+            for d in 1...spec.group.devices where c.devices.contains(d) {
+                var rng = streams.stream(named: "churn/device-\(d)")
+                var online = !rng.chance(c.startOffline)
+                if !online { system.setOnline(false, device: d - 1, at: .zero) }
+                var t = SimTime.zero
+                while true {
+                    t += SimDuration.seconds((online ? on : off).sample(using: &rng))
+                    guard t < quiet else { break }
+                    online.toggle()
+                    system.setOnline(online, device: d - 1, at: t)
+                }
+                if !online || spec.settle > .zero { system.setOnline(true, device: d - 1, at: quiet) }
+            }
+        }
+        for win in c.windows {
+            system.setOnline(false, device: win.device - 1, at: SimTime.zero + win.start)
+            system.setOnline(true, device: win.device - 1, at: SimTime.zero + win.end)
+        }
+    }
+
+    static func faults(_ spec: ScenarioSpec, _ system: GrouperSystem, _ streams: RandomStreams, quiet: SimTime) {
+        for (i, f) in spec.faults.enumerated() {
+            for srv in 1...spec.group.n where f.servers.contains(srv) {
+                switch f.kind {
+                case .window(let mode, let start, let end):
+                    system.setServerState(state(mode), server: srv - 1, at: SimTime.zero + start)
+                    if let end { system.setServerState(.up, server: srv - 1, at: SimTime.zero + end) }
+                case .process(let mode, let up, let down):
+                    var rng = streams.stream(named: "faults/\(i)/server-\(srv)")
+                    var isUp = true
+                    var t = SimTime.zero
+                    while true {
+                        t += SimDuration.seconds((isUp ? up : down).sample(using: &rng))
+                        guard t < quiet else { break }
+                        isUp.toggle()
+                        system.setServerState(isUp ? .up : state(mode), server: srv - 1, at: t)
+                    }
+                    if !isUp { system.setServerState(.up, server: srv - 1, at: quiet) }
+                case .restart(let at, let keep):
+                    system.restartServer(srv - 1, keepData: keep, at: SimTime.zero + at)
+                }
+            }
+        }
+    }
+
+    static func state(_ m: ServerDownMode) -> ServerState { m == .refuse ? .refusing : .blackhole }
+}

@@ -1,0 +1,82 @@
+import SimKernel
+import GrouperModel
+
+/// Computes every catalog metric of a finished run (see `MetricCatalog`).
+struct GrouperMetrics {
+    let system: GrouperSystem
+    let spec: ScenarioSpec
+    let atWarmup: ProtocolCounters
+    let report: CheckReport
+    let latency: LatencyRecorder
+
+    var all: [(name: String, value: Double)] {
+        MetricCatalog.all.map { ($0.name, value($0.name)) }
+    }
+
+    /// Counter total accumulated after warm-up.
+    func count(_ k: CounterKind, _ type: MessageType? = nil) -> Double {
+        Double(system.counters.total(k, type: type) - atWarmup.total(k, type: type))
+    }
+
+    func value(_ name: String) -> Double {
+        switch name {
+        case "converged": return report.findings(of: "convergence").isEmpty ? 1 : 0
+        case "delivery_ratio": return deliveryRatio()
+        case "lost_messages":
+            var ids: [String] = []
+            for f in report.findings(of: "convergence") { for id in f.messageIDs where !ids.contains(id) { ids.append(id) } }
+            return Double(ids.count)
+        case "messages_uploaded": return count(.messagesUploaded)
+        case "updates_uploaded": return count(.messagesUploaded, .update)
+        case "deletes_uploaded": return count(.messagesUploaded, .delete)
+        case "confirms_uploaded": return count(.messagesUploaded, .confirm)
+        case "resends_uploaded": return count(.messagesUploaded, .resend)
+        case "resend_requests": return count(.resendRequests)
+        case "reuploads": return count(.reUploads)
+        case "share_puts": return count(.sharePuts)
+        case "messages_rebuilt": return count(.messagesRebuilt)
+        case "unsent_retries": return count(.unsentRetries)
+        case "upload_failures": return count(.uploadFailures)
+        case "delivery_latency": return latency.count == 0 ? .nan : latency.total / Double(latency.count)
+        case "events": return Double(system.eventsProcessed)
+        default: return timing(name)
+        }
+    }
+
+    /// Means over upload jobs, or receive rounds that rebuilt something, started after warm-up.
+    func timing(_ name: String) -> Double {
+        let upload = name.hasPrefix("upload_")
+        let since = SimTime.zero + spec.warmup
+        let jobs = system.timings.filter {
+            $0.direction == (upload ? .upload : .download) && $0.start >= since && (upload || $0.messages > 0)
+        }
+        guard !jobs.isEmpty else { return .nan }
+        let part: (TransferTiming) -> SimDuration
+        switch name.dropFirst(upload ? 7 : 9) {
+        case "sync_time": part = { $0.dataSync }
+        case "sharing_time": part = { $0.secretSharing }
+        case "network_time": part = { $0.network }
+        default: part = { $0.total }
+        }
+        return jobs.reduce(0.0) { $0 + part($1).seconds } / Double(jobs.count)
+    }
+
+    /// Fraction of (member, object) pairs where the member holds the newest write
+    /// (or, for a deleted object, does not hold it).
+    func deliveryRatio() -> Double {
+        var final: [String: ObjectWrite] = [:]
+        for w in system.writes where final[w.objectID].map({ $0.version < w.version }) ?? true { final[w.objectID] = w }
+        let ids = final.keys.sorted()
+        guard !ids.isEmpty else { return .nan }
+        var good = 0, pairs = 0
+        for d in 0..<spec.group.devices where system.isMember(device: d) {
+            let held = system.objects(device: d)
+            for id in ids {
+                pairs += 1
+                let mine = held.first(where: { $0.id == id })?.content
+                if mine == final[id]!.content { good += 1 }
+            }
+        }
+        return pairs == 0 ? .nan : Double(good) / Double(pairs)
+    }
+}

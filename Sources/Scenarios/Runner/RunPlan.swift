@@ -1,0 +1,102 @@
+import SimKernel
+
+/// One run to execute: a sweep point's spec, a replication and its seed.
+public struct ResolvedRun: Sendable {
+    /// Position in the full plan: `point * replications + replication`.
+    public var index: Int
+    public var point: Int
+    public var replication: Int
+    /// The run's own seed (see `RunPlan.runSeed`); the only randomness of the run.
+    public var seed: UInt64
+    public var spec: ScenarioSpec
+    public var assignments: [(path: String, value: JSONValue)]
+    /// Where to write the event trace, if asked (`--trace`).
+    public var tracePath: String?
+}
+
+/// A checker's verdict on one run (safety: something bad happened; liveness:
+/// something good did not happen in time).
+public struct CheckerVerdict: Equatable, Sendable {
+    public enum Kind: String, Sendable { case safety, liveness }
+    public var name: String
+    public var kind: Kind
+    public var passed: Bool
+    /// What failed (names messages and reasons); empty when passed.
+    public var detail: String
+    public init(name: String, kind: Kind, passed: Bool, detail: String = "") {
+        self.name = name; self.kind = kind; self.passed = passed; self.detail = detail
+    }
+}
+
+/// What an executor reports for a run.
+public struct RunOutcome: Sendable {
+    /// Metric values by name; must include every metric the spec asks for.
+    public var metrics: [(name: String, value: Double)]
+    public var checkers: [CheckerVerdict]
+    /// Hash of the run's event stream / results; equal on a rerun with the same seed.
+    public var fingerprint: UInt64
+    public init(metrics: [(name: String, value: Double)], checkers: [CheckerVerdict], fingerprint: UInt64) {
+        self.metrics = metrics; self.checkers = checkers; self.fingerprint = fingerprint
+    }
+}
+
+/// Runs one simulation. Implementations must be deterministic functions of the
+/// run (spec + seed) and keep no shared mutable state: `--jobs` calls them from
+/// several threads at once, one run per call.
+public protocol RunExecutor: Sendable {
+    func execute(_ run: ResolvedRun) throws -> RunOutcome
+}
+
+/// The result of one run, metrics in the spec's metric order.
+public struct RunRecord: Equatable, Sendable {
+    public var index: Int
+    public var point: Int
+    public var replication: Int
+    public var seed: UInt64
+    public var metrics: [Double]
+    public var checkers: [CheckerVerdict]
+    public var fingerprint: UInt64
+
+    public var failedCheckers: [CheckerVerdict] { checkers.filter { !$0.passed } }
+
+    public static func == (a: RunRecord, b: RunRecord) -> Bool {
+        a.index == b.index && a.point == b.point && a.replication == b.replication && a.seed == b.seed
+            && a.metrics.map(\.bitPattern) == b.metrics.map(\.bitPattern) && a.checkers == b.checkers
+            && a.fingerprint == b.fingerprint
+    }
+}
+
+/// Every run of a scenario, in a fixed order: points in sweep order, replications inside.
+public struct RunPlan: Sendable {
+    public var scenario: LoadedScenario
+    public var runs: [ResolvedRun]
+
+    public init(_ scenario: LoadedScenario, tracePath: String? = nil) {
+        self.scenario = scenario
+        let r = scenario.base.replications
+        var runs: [ResolvedRun] = []
+        runs.reserveCapacity(scenario.points.count * r)
+        for (p, point) in scenario.points.enumerated() {
+            let spec = scenario.pointSpecs[p]
+            for rep in 0..<r {
+                runs.append(ResolvedRun(index: p * r + rep, point: p, replication: rep,
+                                        seed: Self.runSeed(scenarioSeed: spec.seed, point: p, replication: rep),
+                                        spec: spec, assignments: point.assignments, tracePath: tracePath))
+            }
+        }
+        self.runs = runs
+    }
+
+    /// A run's seed depends only on (scenario seed, point, replication): adding
+    /// replications or sweep values never changes the seeds of existing runs.
+    public static func runSeed(scenarioSeed: UInt64, point: Int, replication: Int) -> UInt64 {
+        RandomStreams(rootSeed: scenarioSeed).childSeed(named: "run/point-\(point)/replication-\(replication)")
+    }
+
+    /// The runs of shard `i` of `n` (1-based): every n-th run starting at i − 1,
+    /// so slices stay balanced when run times grow along the sweep.
+    public func shard(_ i: Int, of n: Int) -> [ResolvedRun] {
+        precondition(n >= 1 && (1...n).contains(i), "shard \(i)/\(n) out of range")
+        return runs.filter { $0.index % n == i - 1 }
+    }
+}

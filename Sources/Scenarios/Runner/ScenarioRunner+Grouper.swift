@@ -1,0 +1,95 @@
+import SimKernel
+import GrouperModel
+
+/// The binding of a scenario to the Grouper protocol model (GrouperModel):
+/// ScenarioSpec → `SystemConfig` + workload/churn/fault commands → run →
+/// metrics, checkers and fingerprint. This file and `GrouperDrivers.swift` are
+/// the only places that know both sides.
+///
+/// Numbering: scenario devices and servers are 1-based, GrouperModel's 0-based.
+public struct GrouperExecutor: RunExecutor {
+    public init() {}
+
+    public func execute(_ run: ResolvedRun) throws -> RunOutcome {
+        let spec = run.spec
+        let config = Self.config(spec, seed: run.seed)
+        let system: GrouperSystem
+        do { system = try GrouperSystem(config: config) } catch {
+            throw RunFailure(runIndex: run.index, message: "the protocol model rejected the configuration: \(error)")
+        }
+        system.loggingEnabled = run.tracePath != nil
+        let latency = LatencyRecorder()
+        GrouperDrivers.schedule(spec, on: system, streams: RandomStreams(rootSeed: run.seed), latency: latency)
+        let warmup = SimTime.zero + spec.warmup
+        system.run(until: warmup)
+        let atWarmup = system.counters
+        latency.since = warmup
+        system.run(until: SimTime.zero + spec.duration)
+        let report = system.check()
+        if let path = run.tracePath {
+            try TraceFile.write(system.log.map(\.description).joined(separator: "\n") + "\n", to: path)
+        }
+        let metrics = GrouperMetrics(system: system, spec: spec, atWarmup: atWarmup, report: report, latency: latency)
+        let checkers = ScenarioSpec.checkers.map { name -> CheckerVerdict in
+            let found = report.findings(of: name)
+            let required = spec.require.contains(name)
+            return CheckerVerdict(name: name, kind: name == "convergence" ? .liveness : .safety,
+                                  passed: found.isEmpty || !required,
+                                  detail: found.prefix(5).map(\.message).joined(separator: "; ")
+                                      + (found.count > 5 ? "; … \(found.count - 5) more" : ""))
+        }
+        return RunOutcome(metrics: metrics.all, checkers: checkers,
+                          fingerprint: UInt64(system.fingerprint, radix: 16) ?? StableHash.fnv1a64(system.fingerprint))
+    }
+
+    /// The protocol configuration of a scenario point.
+    static func config(_ spec: ScenarioSpec, seed: UInt64) -> SystemConfig {
+        let g = spec.group, p = spec.protocolSpec
+        var c = SystemConfig(devices: g.devices, servers: g.n, k: g.k, s: g.s, ttl: g.ttl,
+                             variant: p.variant, scheme: spec.sharing, seed: seed)
+        c.sweepPeriod = g.sweepPeriod
+        let d = spec.profiles.device, n = spec.profiles.network, s = spec.profiles.server
+        c.device = DeviceProfile(name: d.base, nanosPerFieldOp: d["field_op"] * 1e9, nanosPerRandomByte: d["random_byte"] * 1e9,
+                                 nanosPerJSONByte: d["json_byte"] * 1e9, nanosPerStoreWrite: d["store_op"] * 1e9,
+                                 nanosPerRequest: d["request"] * 1e9)
+        c.network = NetworkProfile(name: n.base, latencyNanos: nanos(n["latency"]), latencyStepNanos: nanos(n["latency_step"]),
+                                   bytesPerSecond: n["bandwidth"], overheadBytes: Int(n["overhead"]),
+                                   pushLatencyNanos: nanos(n["push_latency"]))
+        c.requestTimeout = .nanoseconds(max(1, nanos(n["timeout"])))
+        c.server = ServerProfile(name: s.base, nanosPerRequest: nanos(s["processing"]), nanosPerShare: nanos(s["per_share"]))
+        switch p.confirm.mode {
+        case .periodic: c.confirm = ConfirmPolicy(period: p.confirm.period, onReconnect: p.confirm.onReconnect)
+        case .afterReceive:
+            c.confirm = ConfirmPolicy(period: nil, onReconnect: p.confirm.onReconnect)
+            c.asBuilt.confirmAfterReceiveOncePerTTL = true
+        case .never: c.confirm = ConfirmPolicy(period: nil, onReconnect: false)
+        }
+        if p.variant == .asBuilt && p.confirm.mode != .afterReceive { c.asBuilt.confirmAfterReceiveOncePerTTL = false }
+        switch p.receive.mode {
+        case .push: c.receive = ReceivePolicy(onPush: true, pullPeriod: nil, onReconnect: p.receive.onReconnect)
+        case .poll: c.receive = ReceivePolicy(onPush: false, pullPeriod: p.receive.pollPeriod, onReconnect: p.receive.onReconnect)
+        case .pushAndPoll: c.receive = ReceivePolicy(onPush: true, pullPeriod: p.receive.pollPeriod, onReconnect: p.receive.onReconnect)
+        }
+        c.unsent = UnsentRetryPolicy(onReconnect: true, period: p.unsentRetryPeriod)
+        if p.variant == .asBuilt { c.asBuilt.retryOnlyOnLaunch = p.unsentRetryPeriod == nil }
+        c.resendRetry = p.resendRetry
+        return c
+    }
+
+    static func nanos(_ seconds: Double) -> Int64 { Int64((seconds * 1e9).rounded()) }
+}
+
+/// Which executor `grouper-sim run` uses.
+public enum Engine: String, CaseIterable, Sendable {
+    /// The real protocol model.
+    case grouper
+    /// `SyntheticExecutor`: a deterministic stand-in for testing the pipeline.
+    case synthetic
+
+    public var executor: any RunExecutor {
+        switch self {
+        case .grouper: return GrouperExecutor()
+        case .synthetic: return SyntheticExecutor()
+        }
+    }
+}

@@ -1,0 +1,36 @@
+/// Combines the shard files of one scenario into the `ResultSet` a single run
+/// would have produced (and so into the same output bytes).
+public enum ShardMerge {
+    public struct MergeError: Error, CustomStringConvertible { public var description: String }
+
+    public static func merge(_ shards: [(where_: String, file: ShardFile)]) throws -> ResultSet {
+        guard let first = shards.first?.file else { throw MergeError(description: "merge: no shard folders given") }
+        let n = first.of
+        for (w, s) in shards {
+            guard s.source.bytes == first.source.bytes else {
+                throw MergeError(description: "merge: \(w) ran a different scenario file than \(shards[0].where_)")
+            }
+            guard s.of == n, s.seed == first.seed, s.replications == first.replications else {
+                throw MergeError(description: "merge: \(w) was run with other --shard N, --seed or --replications than \(shards[0].where_)")
+            }
+        }
+        let ids = shards.map(\.file.shard).sorted()
+        guard ids == Array(1...n) else {
+            let missing = (1...n).filter { !ids.contains($0) }.map(String.init)
+            let dup = ids.indices.dropFirst().filter { ids[$0] == ids[$0 - 1] }.map { String(ids[$0]) }
+            throw MergeError(description: "merge: need each of shards 1...\(n) exactly once"
+                             + (missing.isEmpty ? "" : "; missing: \(missing.joined(separator: ", "))")
+                             + (dup.isEmpty ? "" : "; given twice: \(dup.joined(separator: ", "))"))
+        }
+        let scenario: LoadedScenario
+        do { scenario = try ScenarioLoader.load(first.source).overriding(seed: first.seed, replications: first.replications) } catch {
+            throw MergeError(description: "merge: the embedded scenario no longer validates:\n\(error)")
+        }
+        let plan = RunPlan(scenario)
+        let records = shards.flatMap(\.file.records).sorted { $0.index < $1.index }
+        guard records.map(\.index) == plan.runs.map(\.index),
+              zip(records, plan.runs).allSatisfy({ $0.seed == $1.seed && $0.point == $1.point && $0.replication == $1.replication })
+        else { throw MergeError(description: "merge: the shards' runs do not match the scenario's run plan (\(plan.runs.count) runs)") }
+        return ResultSet(scenario: scenario, records: records)
+    }
+}

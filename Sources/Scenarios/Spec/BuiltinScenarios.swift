@@ -1,0 +1,54 @@
+/// Scenarios shipped inside the tool: `grouper-sim run NAME` runs one when no
+/// file of that name exists. Each is also a documented example (docs/scenarios.md).
+public enum BuiltinScenarios {
+    public static let all: [(name: String, summary: String, text: String)] = [
+        ("smoke", "3 devices, f(2,3,3), one hour of updates, no faults", smoke),
+        ("churn-k-sweep", "10 devices with churn and a server outage, k = 1…3 × variant", churnSweep),
+    ]
+
+    public static func source(named name: String) -> ScenarioSource? {
+        all.first(where: { $0.name == name }).map { ScenarioSource(label: "builtin:\($0.name)", text: $0.text) }
+    }
+
+    static let smoke = """
+    {
+      "format": 1,
+      "name": "smoke",
+      "description": "Three devices exchange updates over f(2,3,3) for an hour.",
+      "seed": 1,
+      "replications": 3,
+      "duration": "1h",
+      "group": {"devices": 3, "k": 2, "n": 3, "s": 3, "ttl": "30min"},
+      "workload": {"update": {"every": {"dist": "exponential", "mean": "5min"}, "stop": "45min"}},
+      "metrics": ["converged", "messages_uploaded", "messages_rebuilt", "upload_time", "download_time"]
+    }
+
+    """
+
+    static let churnSweep = """
+    {
+      "format": 1,
+      "name": "churn-k-sweep",
+      "description": "Devices go offline for hours at a time and server 2 refuses requests for a while; k and the protocol variant are swept. Churn stops 12 h before the end; only the safety checkers are required, since no-recovery is expected to lose messages.",
+      "seed": 7,
+      "replications": 5,
+      "duration": "3d",
+      "warmup": "1h",
+      "group": {"devices": 10, "k": 2, "n": 4, "s": 3, "ttl": "1d"},
+      "workload": {
+        "update": {"every": {"dist": "exponential", "mean": "2h"}, "stop": "2d"},
+        "object_size": {"dist": "uniform", "min": 200, "max": 400}
+      },
+      "churn": {"online": {"dist": "exponential", "mean": "8h"}, "offline": {"dist": "exponential", "mean": "6h"}},
+      "faults": [{"kind": "refuse", "servers": [2], "window": {"start": "6h", "end": "18h"}}],
+      "sweep": [
+        {"path": "group.k", "values": [1, 2, 3]},
+        {"path": "protocol.variant", "values": ["thesis", "no-recovery"]}
+      ],
+      "settle": "12h",
+      "require": ["no-phantom", "ttl"],
+      "metrics": ["converged", "delivery_ratio", "lost_messages", "reuploads", "resends_uploaded"]
+    }
+
+    """
+}

@@ -1,0 +1,45 @@
+/// The metrics a scenario can report (`"metrics": [...]`), with units.
+///
+/// Counts are totals over the measured interval [warm-up, duration) summed over
+/// devices; times are means in seconds over upload jobs / receive rounds that
+/// started after warm-up.
+public enum MetricCatalog {
+    public struct Metric: Sendable, Equatable {
+        public var name: String
+        public var unit: String
+        public var summary: String
+    }
+
+    public static let all: [Metric] = [
+        Metric(name: "converged", unit: "0/1", summary: "1 if every device ends with the same objects (convergence checker)"),
+        Metric(name: "delivery_ratio", unit: "fraction", summary: "(member, object) pairs holding the object's final version at the end"),
+        Metric(name: "lost_messages", unit: "messages", summary: "final writes some member lacks at the end (convergence findings)"),
+        Metric(name: "messages_uploaded", unit: "messages", summary: "messages stored on ≥ s servers (all types)"),
+        Metric(name: "updates_uploaded", unit: "messages", summary: "update messages uploaded"),
+        Metric(name: "deletes_uploaded", unit: "messages", summary: "delete messages uploaded"),
+        Metric(name: "confirms_uploaded", unit: "messages", summary: "confirm messages uploaded"),
+        Metric(name: "resends_uploaded", unit: "messages", summary: "resend messages uploaded"),
+        Metric(name: "resend_requests", unit: "messages", summary: "resend requests sent by receivers"),
+        Metric(name: "reuploads", unit: "messages", summary: "normal messages re-uploaded for resend requests"),
+        Metric(name: "share_puts", unit: "shares", summary: "shares stored on servers"),
+        Metric(name: "messages_rebuilt", unit: "messages", summary: "messages rebuilt by receivers (downloads)"),
+        Metric(name: "unsent_retries", unit: "messages", summary: "uploads retried from the unsent queue"),
+        Metric(name: "upload_failures", unit: "messages", summary: "uploads that reached fewer than s servers"),
+        Metric(name: "upload_time", unit: "s", summary: "mean duration of an upload job (sync + sharing + network)"),
+        Metric(name: "upload_sync_time", unit: "s", summary: "mean data-sync time of an upload job"),
+        Metric(name: "upload_sharing_time", unit: "s", summary: "mean secret-sharing time of an upload job"),
+        Metric(name: "upload_network_time", unit: "s", summary: "mean network (and server) time of an upload job"),
+        Metric(name: "download_time", unit: "s", summary: "mean duration of a receive round that rebuilt ≥ 1 message"),
+        Metric(name: "download_sync_time", unit: "s", summary: "mean data-sync time of such a receive round"),
+        Metric(name: "download_sharing_time", unit: "s", summary: "mean secret-sharing time of such a receive round"),
+        Metric(name: "download_network_time", unit: "s", summary: "mean network (and server) time of such a receive round"),
+        Metric(name: "delivery_latency", unit: "s", summary: "mean time from an update's write to its delivery on a receiver"),
+        Metric(name: "events", unit: "events", summary: "simulation events processed"),
+    ]
+
+    /// Reported when a scenario has no `metrics` list.
+    public static let defaults = ["converged", "delivery_ratio", "messages_uploaded", "messages_rebuilt",
+                                  "reuploads", "upload_time", "download_time"]
+
+    public static func metric(named name: String) -> Metric? { all.first(where: { $0.name == name }) }
+}

@@ -1,0 +1,153 @@
+import SimKernel
+
+/// One problem found in a scenario file: where (file, JSON path) and what.
+///
+/// Messages follow one shape: `got <value>, expected <what is allowed>`, or name
+/// the rule that was broken and the values involved.
+public struct ScenarioIssue: Equatable, Sendable, CustomStringConvertible {
+    public var file: String
+    /// JSON path such as `group.k` or `faults[2].window.start`; empty for the whole document.
+    public var path: String
+    public var message: String
+    public var description: String { "\(file): \(path.isEmpty ? "(top level)" : path): \(message)" }
+}
+
+/// Every problem found in one or more scenario files (never just the first).
+public struct ScenarioError: Error, Equatable, Sendable, CustomStringConvertible {
+    public var issues: [ScenarioIssue]
+    public var description: String { issues.map(\.description).joined(separator: "\n") }
+}
+
+/// Collects issues while a document is walked; dense array, file order.
+final class IssueSink {
+    let file: String
+    private(set) var issues: [ScenarioIssue] = []
+    /// Prepended to every message (used for sweep points).
+    var context = ""
+    init(file: String) { self.file = file }
+
+    func add(_ path: String, _ message: String) {
+        let issue = ScenarioIssue(file: file, path: path, message: context + message)
+        if !issues.contains(issue) { issues.append(issue) }
+    }
+    var isEmpty: Bool { issues.isEmpty }
+    var count: Int { issues.count }
+}
+
+/// A JSON value at a path, with the sink its problems go to.
+struct Node {
+    let value: JSONValue
+    let path: String
+    let sink: IssueSink
+
+    func key(_ k: String) -> String { path.isEmpty ? k : path + "." + k }
+    func index(_ i: Int) -> String { path + "[\(i)]" }
+    func fail(_ expected: String) { sink.add(path, "got \(value.brief), expected \(expected)") }
+}
+
+/// Reads one JSON object: rejects unknown and duplicate keys up front.
+struct ObjectReader {
+    let node: Node
+    let members: [(key: String, value: JSONValue)]
+
+    /// Nil (with an issue) unless `node` is an object; `allowed` lists every key the object may have.
+    init?(_ node: Node, allowed: [String], what: String = "an object") {
+        guard case .object(let m) = node.value else { node.fail(what); return nil }
+        self.node = node; self.members = m
+        var seen: [String] = []
+        for (k, _) in m {
+            if seen.contains(k) { node.sink.add(node.key(k), "duplicate key '\(k)' (each key may appear once)") }
+            seen.append(k)
+            if !allowed.contains(k) {
+                node.sink.add(node.key(k), "unknown key '\(k)'\(didYouMean(k, among: allowed)); allowed keys: \(allowed.joined(separator: ", "))")
+            }
+        }
+    }
+
+    func has(_ k: String) -> Bool { members.contains(where: { $0.key == k }) }
+
+    /// The member `k`, or nil when absent.
+    func optional(_ k: String) -> Node? {
+        members.first(where: { $0.key == k }).map { Node(value: $0.value, path: node.key(k), sink: node.sink) }
+    }
+
+    /// The member `k`; when absent, an issue saying what it should be.
+    func required(_ k: String, _ expected: String) -> Node? {
+        if let n = optional(k) { return n }
+        node.sink.add(node.key(k), "missing required key, expected \(expected)")
+        return nil
+    }
+}
+
+extension Node {
+    static let durationHelp = "a duration such as \"250ms\", \"1.5s\", \"10min\", \"2h\", \"1d\""
+
+    func int(in range: ClosedRange<Int>) -> Int? {
+        let expected = "an integer in \(range.lowerBound)...\(range.upperBound)"
+        guard case .number(let v, _) = value, v == v.rounded(), abs(v) < 9e15, range.contains(Int(v)) else {
+            fail(expected); return nil
+        }
+        return Int(v)
+    }
+
+    func double(in range: ClosedRange<Double>, _ expected: String) -> Double? {
+        guard case .number(let v, _) = value, range.contains(v) else { fail(expected); return nil }
+        return v
+    }
+
+    func probability() -> Double? { double(in: 0...1, "a probability in [0, 1]") }
+
+    func seed() -> UInt64? {
+        guard case .number(_, let text) = value, let s = UInt64(text) else {
+            fail("an unsigned 64-bit integer seed (0...18446744073709551615)"); return nil
+        }
+        return s
+    }
+
+    func bool() -> Bool? {
+        guard case .bool(let b) = value else { fail("true or false"); return nil }
+        return b
+    }
+
+    func string() -> String? {
+        guard case .string(let s) = value else { fail("a string"); return nil }
+        return s
+    }
+
+    /// One of `allowed` (the message lists them all, with a did-you-mean).
+    func choice(_ allowed: [String]) -> String? {
+        guard case .string(let s) = value, allowed.contains(s) else {
+            let hint: String
+            if case .string(let s) = value { hint = didYouMean(s, among: allowed) } else { hint = "" }
+            sink.add(path, "got \(value.brief), expected one of \(allowed.map { "\"\($0)\"" }.joined(separator: ", "))\(hint)")
+            return nil
+        }
+        return s
+    }
+
+    /// A duration string; `positive` forbids zero.
+    func duration(positive: Bool) -> SimDuration? {
+        guard case .string(let s) = value else { fail(Self.durationHelp); return nil }
+        let d: SimDuration
+        do { d = try SimDuration(parsing: s) } catch {
+            sink.add(path, "got \(value.brief), expected \(Self.durationHelp) (\(error.reason))"); return nil
+        }
+        if positive && d.nanoseconds <= 0 { fail("a positive duration"); return nil }
+        return d
+    }
+
+    /// `"all"` or a non-empty list of distinct 1-based indices up to `count`.
+    func selection(count: Int?, noun: String) -> DeviceSelection? {
+        let expected = "\"all\" or a non-empty list of distinct \(noun) numbers in 1...\(count.map(String.init) ?? "N")"
+        if case .string("all") = value { return .all }
+        guard case .array(let items) = value, !items.isEmpty else { fail(expected); return nil }
+        var out: [Int] = []
+        for (i, item) in items.enumerated() {
+            let n = Node(value: item, path: index(i), sink: sink)
+            guard let v = n.int(in: 1...(count ?? Int(Int32.max))) else { continue }
+            if out.contains(v) { n.fail("a \(noun) number not listed before") } else { out.append(v) }
+        }
+        return out.count == items.count ? .some(out) : nil
+    }
+}
+

@@ -1,0 +1,154 @@
+import SimKernel
+import GrouperModel
+
+/// Decodes a scenario document (format v1) into a `ScenarioSpec`, collecting every
+/// problem with its JSON path instead of stopping at the first.
+struct ScenarioReader {
+    let sink: IssueSink
+
+    static let topKeys = ["format", "name", "description", "seed", "replications", "duration", "warmup",
+                          "group", "protocol", "sharing", "workload", "churn", "faults", "profiles",
+                          "sweep", "metrics", "require", "settle"]
+
+    /// The spec, or nil when any issue was added (issues are in `sink`).
+    func read(_ root: JSONValue) -> ScenarioSpec? {
+        let before = sink.count
+        guard let obj = ObjectReader(Node(value: root, path: "", sink: sink), allowed: Self.topKeys,
+                                     what: "a JSON object with the scenario's keys") else { return nil }
+        if let f = obj.required("format", "1 (the scenario format version)") {
+            if f.value != .number(1) { f.fail("1 (the only scenario format version this tool reads)") }
+        }
+        let name = obj.required("name", "the scenario's name").flatMap(readName)
+        let description = obj.optional("description").flatMap { $0.string() } ?? ""
+        let seed = obj.optional("seed").map { $0.seed() } ?? 1
+        let replications = obj.optional("replications").map { $0.int(in: 1...100_000) } ?? 1
+        let duration = obj.required("duration", Node.durationHelp).flatMap { $0.duration(positive: true) }
+        let warmup = obj.optional("warmup").map { $0.duration(positive: false) } ?? .zero
+        let group = obj.required("group", "an object with devices, k, n, s, ttl").flatMap(readGroup)
+        let proto = readProtocol(obj.optional("protocol"), ttl: group?.ttl)
+        let sharing = obj.optional("sharing").map { n in
+            n.choice(SharingSchemeKind.allCases.map(\.rawValue)).flatMap(SharingSchemeKind.init(rawValue:))
+        } ?? .gf256
+        let workload = readWorkload(obj.optional("workload"), devices: group?.devices, duration: duration)
+        let churn = readChurn(obj.optional("churn"), devices: group?.devices, duration: duration)
+        let faults = readFaults(obj.optional("faults"), servers: group?.n, duration: duration)
+        let profiles = readProfiles(obj.optional("profiles"))
+        let sweep = readSweep(obj.optional("sweep"))
+        let metrics = readMetrics(obj.optional("metrics"))
+        let require = readRequire(obj.optional("require"))
+        let settle = obj.optional("settle").map { $0.duration(positive: false) } ?? .zero
+        if let d = duration, let st = settle, st >= d {
+            sink.add("settle", "got \"\(st)\", expected a settle time shorter than the duration (\(d))")
+        }
+        if let p = proto, p.confirm.mode == .afterReceive, p.variant != .asBuilt {
+            sink.add("protocol.confirm.policy", "got \"after-receive\", expected \"periodic\" or \"never\": after-receive is the as-built client's behaviour (use \"variant\": \"as-built\")")
+        }
+        if let d = duration, let w = warmup, w >= d {
+            sink.add("warmup", "got \"\(w)\", expected a warm-up shorter than the duration (\(d))")
+        }
+        guard sink.count == before, let name, let seed, let replications, let duration, let warmup, let group,
+              let proto, let sharing, let workload, let churn, let faults, let profiles, let sweep, let metrics,
+              let require, let settle
+        else { return nil }
+        return ScenarioSpec(name: name, description: description, seed: seed, replications: replications,
+                            duration: duration, warmup: warmup, group: group, protocolSpec: proto,
+                            sharing: sharing, workload: workload, churn: churn, faults: faults,
+                            profiles: profiles, sweep: sweep, metrics: metrics,
+                            require: require, settle: settle)
+    }
+
+    /// Names become directory names: letters, digits, `.`, `_`, `-`; at most 64.
+    func readName(_ n: Node) -> String? {
+        guard let s = n.string() else { return nil }
+        let ok = !s.isEmpty && s.count <= 64 && !s.hasPrefix(".") && s.unicodeScalars.allSatisfy {
+            $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "._-".unicodeScalars.contains($0))
+        }
+        if !ok { n.fail("a name of 1–64 ASCII letters, digits, '.', '_' or '-' (it names the results folder)") }
+        return ok ? s : nil
+    }
+
+    func readGroup(_ n: Node) -> GroupSpec? {
+        guard let o = ObjectReader(n, allowed: ["devices", "servers", "k", "n", "s", "ttl", "sweep_period"]) else { return nil }
+        let before = sink.count
+        let devices = o.required("devices", "an integer in 1...1000").flatMap { $0.int(in: 1...1000) }
+        let k = o.required("k", "an integer in 1...255").flatMap { $0.int(in: 1...255) }
+        let nn = o.required("n", "an integer in 1...255").flatMap { $0.int(in: 1...255) }
+        let s = o.required("s", "an integer in 1...255").flatMap { $0.int(in: 1...255) }
+        let servers = o.optional("servers").map { $0.int(in: 1...255) } ?? nn
+        let ttl = o.optional("ttl").map { $0.duration(positive: true) } ?? .days(1)
+        let sweepPeriod = o.optional("sweep_period").map { $0.duration(positive: true) } ?? SimDuration.seconds(Int64(60))
+        if let k, let s, k > s { sink.add(n.key("k"), "got \(k), expected k ≤ s (s = \(s)); the rule is 1 ≤ k ≤ s ≤ n ≤ 255") }
+        if let s, let nn, s > nn { sink.add(n.key("s"), "got \(s), expected s ≤ n (n = \(nn)); the rule is 1 ≤ k ≤ s ≤ n ≤ 255") }
+        if let servers, let nn, servers != nn, o.has("servers") {
+            sink.add(n.key("servers"), "got \(servers), expected servers = n (\(nn)): share i goes to server i")
+        }
+        guard sink.count == before, let devices, let k, let nn, let s, let servers, let ttl, let sweepPeriod else { return nil }
+        return GroupSpec(devices: devices, servers: servers, k: k, n: nn, s: s, ttl: ttl, sweepPeriod: sweepPeriod)
+    }
+
+    func readProtocol(_ n: Node?, ttl: SimDuration?) -> ProtocolSpec? {
+        let defaultConfirm = ConfirmPolicySpec(mode: .periodic, period: ttl ?? .days(1), onReconnect: true)
+        let defaultReceive = ReceivePolicySpec(mode: .pushAndPoll, pollPeriod: .minutes(5), onReconnect: true)
+        guard let n else {
+            return ProtocolSpec(variant: .thesis, confirm: defaultConfirm, receive: defaultReceive,
+                                resendRetry: .minutes(10), unsentRetryPeriod: .minutes(10))
+        }
+        guard let o = ObjectReader(n, allowed: ["variant", "confirm", "receive", "resend_retry", "unsent_retry"]) else { return nil }
+        let before = sink.count
+        let variant = o.optional("variant").map { $0.choice(ProtocolVariant.allCases.map(\.rawValue)).flatMap(ProtocolVariant.init) } ?? .thesis
+        let confirm = o.optional("confirm").map { c -> ConfirmPolicySpec? in
+            guard let co = ObjectReader(c, allowed: ["policy", "period", "on_reconnect"]) else { return nil }
+            let mode = co.optional("policy").map { $0.choice(ConfirmPolicySpec.Mode.allCases.map(\.rawValue)).flatMap(ConfirmPolicySpec.Mode.init) } ?? .periodic
+            let period = co.optional("period").map { $0.duration(positive: true) } ?? defaultConfirm.period
+            let re = co.optional("on_reconnect").map { $0.bool() } ?? true
+            guard let mode, let period, let re else { return nil }
+            return ConfirmPolicySpec(mode: mode, period: period, onReconnect: re)
+        } ?? defaultConfirm
+        let receive = o.optional("receive").map { r -> ReceivePolicySpec? in
+            guard let ro = ObjectReader(r, allowed: ["policy", "poll_period", "on_reconnect"]) else { return nil }
+            let mode = ro.optional("policy").map { $0.choice(ReceivePolicySpec.Mode.allCases.map(\.rawValue)).flatMap(ReceivePolicySpec.Mode.init) } ?? .pushAndPoll
+            let period = ro.optional("poll_period").map { $0.duration(positive: true) } ?? defaultReceive.pollPeriod
+            let re = ro.optional("on_reconnect").map { $0.bool() } ?? true
+            guard let mode, let period, let re else { return nil }
+            return ReceivePolicySpec(mode: mode, pollPeriod: period, onReconnect: re)
+        } ?? defaultReceive
+        let resendRetry = o.optional("resend_retry").map { $0.duration(positive: true) } ?? .minutes(10)
+        var unsent: SimDuration?? = .some(.minutes(10))
+        if let u = o.optional("unsent_retry") {
+            unsent = u.value == .string("on-reconnect") ? .some(nil)
+                : u.duration(positive: true).map { .some($0) } ?? nil
+        }
+        guard sink.count == before, let variant, let confirm, let receive, let resendRetry, let unsent else { return nil }
+        return ProtocolSpec(variant: variant, confirm: confirm, receive: receive, resendRetry: resendRetry,
+                            unsentRetryPeriod: unsent)
+    }
+
+    func readRequire(_ n: Node?) -> [String]? {
+        guard let n else { return ScenarioSpec.checkers }
+        guard case .array(let items) = n.value else {
+            n.fail("a list of checker names: \(ScenarioSpec.checkers.joined(separator: ", ")) (may be empty)"); return nil
+        }
+        var out: [String] = []
+        for (i, item) in items.enumerated() {
+            let m = Node(value: item, path: n.index(i), sink: sink)
+            guard let name = m.choice(ScenarioSpec.checkers) else { continue }
+            if out.contains(name) { m.fail("a checker not listed before") } else { out.append(name) }
+        }
+        return out.count == items.count ? out : nil
+    }
+
+    func readMetrics(_ n: Node?) -> [String]? {
+        guard let n else { return MetricCatalog.defaults }
+        let names = MetricCatalog.all.map(\.name)
+        guard case .array(let items) = n.value, !items.isEmpty else {
+            n.fail("a non-empty list of metric names (see `grouper-sim list`)"); return nil
+        }
+        var out: [String] = []
+        for (i, item) in items.enumerated() {
+            let m = Node(value: item, path: n.index(i), sink: sink)
+            guard let name = m.choice(names) else { continue }
+            if out.contains(name) { m.fail("a metric not listed before") } else { out.append(name) }
+        }
+        return out.count == items.count ? out : nil
+    }
+}

@@ -1,0 +1,157 @@
+import SimKernel
+import GrouperModel
+
+/// A decoded, validated scenario (format v1) for one sweep point.
+///
+/// Invariants after `ScenarioReader` accepted it: 1 ≤ k ≤ s ≤ n ≤ 255, servers == n,
+/// every duration positive where it must be, probabilities in [0, 1],
+/// warm-up < duration, device and server indices within the group.
+public struct ScenarioSpec: Equatable, Sendable {
+    public var name: String
+    public var description: String
+    public var seed: UInt64
+    public var replications: Int
+    public var duration: SimDuration
+    public var warmup: SimDuration
+    public var group: GroupSpec
+    public var protocolSpec: ProtocolSpec
+    public var sharing: SharingSchemeKind
+    public var workload: WorkloadSpec
+    public var churn: ChurnSpec
+    public var faults: [FaultSpec]
+    public var profiles: ProfileSet
+    public var sweep: [SweepAxis]
+    /// Metric names from `MetricCatalog`, in report order.
+    public var metrics: [String]
+    /// Checkers whose failure fails the run (exit code 1); the others are only reported.
+    public var require: [String]
+    /// During the last `settle` of the run churn and fault processes stop: every
+    /// device is online and every server up, so liveness can be judged.
+    public var settle: SimDuration
+
+    /// The checkers a run reports.
+    public static let checkers = ["convergence", "no-phantom", "ttl"]
+}
+
+/// The group: devices over n servers with f(k, n, s) and a TTL.
+public struct GroupSpec: Equatable, Sendable {
+    public var devices: Int
+    public var servers: Int
+    public var k: Int
+    public var n: Int
+    public var s: Int
+    public var ttl: SimDuration
+    public var sweepPeriod: SimDuration
+}
+
+public struct ProtocolSpec: Equatable, Sendable {
+    public var variant: ProtocolVariant
+    public var confirm: ConfirmPolicySpec
+    public var receive: ReceivePolicySpec
+    /// A receiver does not ask again for a range it already asked for before this.
+    public var resendRetry: SimDuration
+    /// Unsent messages are retried on reconnect and, if set, periodically.
+    public var unsentRetryPeriod: SimDuration?
+}
+
+/// When a device sends confirm messages.
+public struct ConfirmPolicySpec: Equatable, Sendable {
+    public enum Mode: String, CaseIterable, Sendable {
+        /// Every `period` while online.
+        case periodic
+        /// At most once per `period`, after a successful receive (the demo app).
+        case afterReceive = "after-receive"
+        case never
+    }
+    public var mode: Mode
+    public var period: SimDuration
+    public var onReconnect: Bool
+}
+
+/// When a device pulls from the servers.
+public struct ReceivePolicySpec: Equatable, Sendable {
+    public enum Mode: String, CaseIterable, Sendable {
+        /// On push notifications only.
+        case push
+        /// Every `pollPeriod`.
+        case poll
+        case pushAndPoll = "push-and-poll"
+    }
+    public var mode: Mode
+    public var pollPeriod: SimDuration
+    public var onReconnect: Bool
+}
+
+/// Device indices (1-based) a process applies to.
+public enum DeviceSelection: Equatable, Sendable {
+    case all
+    case some([Int])
+    public func contains(_ device: Int) -> Bool {
+        switch self { case .all: return true; case .some(let l): return l.contains(device) }
+    }
+}
+
+/// Server indices (1-based).
+public typealias ServerSelection = DeviceSelection
+
+/// A stream of events in time: a renewal process or a burst.
+public enum ArrivalProcess: Equatable, Sendable {
+    /// Gaps drawn from `every` (seconds), from `start` until `stop`, at most `limit` events.
+    case renewal(every: DistributionSpec, start: SimDuration, stop: SimDuration?, limit: Int?)
+    /// `count` events back to back at time `at`.
+    case burst(count: Int, at: SimDuration)
+}
+
+public struct WorkloadSpec: Equatable, Sendable {
+    public var writers: DeviceSelection
+    public var update: ArrivalProcess?
+    public var delete: ArrivalProcess?
+    /// Distinct object ids each writer draws from.
+    public var objects: Int
+    /// Object (record) size in bytes.
+    public var objectSize: DistributionSpec
+}
+
+/// An explicit offline window of one device.
+public struct OfflineWindow: Equatable, Sendable {
+    public var device: Int
+    public var start: SimDuration
+    public var end: SimDuration
+}
+
+public struct ChurnSpec: Equatable, Sendable {
+    public var devices: DeviceSelection
+    /// Alternating online/offline periods (seconds), every selected device independently.
+    public var process: (online: DistributionSpec, offline: DistributionSpec)?
+    public var windows: [OfflineWindow]
+    /// Probability that a churning device starts the run offline (process only).
+    public var startOffline: Double
+
+    public static let none = ChurnSpec(devices: .all, process: nil, windows: [], startOffline: 0)
+
+    public static func == (a: ChurnSpec, b: ChurnSpec) -> Bool {
+        a.devices == b.devices && a.windows == b.windows && a.startOffline == b.startOffline
+            && a.process?.online == b.process?.online && a.process?.offline == b.process?.offline
+    }
+}
+
+/// Server failure modes (SPEC §6).
+public enum ServerDownMode: String, CaseIterable, Sendable {
+    /// Requests fail fast.
+    case refuse
+    /// Requests time out.
+    case blackhole
+}
+
+public struct FaultSpec: Equatable, Sendable {
+    public enum Kind: Equatable, Sendable {
+        /// Down during [start, end) (end nil: until the run ends).
+        case window(mode: ServerDownMode, start: SimDuration, end: SimDuration?)
+        /// Alternating up/down periods (seconds) for each selected server.
+        case process(mode: ServerDownMode, up: DistributionSpec, down: DistributionSpec)
+        /// Restart at `at`, keeping or losing the stored shares.
+        case restart(at: SimDuration, keepData: Bool)
+    }
+    public var servers: ServerSelection
+    public var kind: Kind
+}
