@@ -82,7 +82,8 @@ import Foundation
         }
         let ok = x.indices.filter { x[$0] <= 25 }
         let down = try Self.series(r, "download_time")
-        #expect(Self.flat(ok.map { down[$0] }, within: 0.05), "download flat in s: \(down)")
+        // Shares reach 25 servers ≥ k even when the upload is judged failed: the next poll rebuilds it.
+        #expect(Self.flat(down, within: 0.05), "download flat in s: \(down)")
         for part in ["upload_sync_time", "upload_sharing_time"] {
             let y = try Self.series(r, part)
             #expect(Self.flat(y, within: 0.05), "\(part) flat in s: \(y)")
