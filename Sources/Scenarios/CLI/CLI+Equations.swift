@@ -70,8 +70,9 @@ extension GrouperCLI {
             """,
                    run: { args, io in
             let o = try EquationsOptions.parse(args)
-            let rows = try ThesisEquations.evaluate(o.parameters)
-            io.out(o.json ? EquationReport.jsonLines(rows, o.parameters) : EquationReport.markdown(rows, o.parameters))
+            let (rows, mix) = try ThesisEquations.evaluateWithMix(o.parameters)
+            io.out(o.json ? EquationReport.jsonLines(rows, o.parameters)
+                   : EquationReport.markdown(rows, o.parameters) + EquationReport.mixLine(mix))
             return .ok
         })
     }

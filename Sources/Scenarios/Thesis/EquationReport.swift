@@ -12,6 +12,13 @@ public enum EquationReport {
          ("replications", "\(p.replications)"), ("seed", "\(p.seed)"), ("variant", p.variant.rawValue)]
     }
 
+    /// One line: what a device's uploads in the window were made of.
+    public static func mixLine(_ m: UploadMix) -> String {
+        "Measured uploads per device (mean ± 95% CI): normal first uploads \(num(m.normal.mean)) ± \(num(m.normal.ci95HalfWidth)), "
+            + "confirms \(num(m.confirms.mean)) ± \(num(m.confirms.ci95HalfWidth)), resend requests \(num(m.resendRequests.mean)) ± \(num(m.resendRequests.ci95HalfWidth)), "
+            + "re-uploads \(num(m.reUploads.mean)) ± \(num(m.reUploads.ci95HalfWidth)).\n"
+    }
+
     public static func markdown(_ rows: [EquationRow], _ p: EquationParameters) -> String {
         var s = "Parameters: " + parameterPairs(p).map { "\($0.0)=\($0.1)" }.joined(separator: ", ") + "\n\n"
         s += "| equation | quantity | closed form | closed-form value | simulated mean | 95% CI ± | difference |\n"

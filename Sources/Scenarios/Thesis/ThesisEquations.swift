@@ -40,6 +40,17 @@ struct EquationCounts {
     var downloads: [Double]
     /// Per device: normal messages re-uploaded for resend requests.
     var reUploads: [Double]
+    /// Per device: uploads by kind — first uploads of normal messages (update/delete, re-uploads
+    /// excluded), confirms, resend requests.
+    var normal: [Double] = [], confirms: [Double] = [], resendRequests: [Double] = []
+}
+
+/// Mean per device of what the uploads were made of (explains the 6.6 difference).
+public struct UploadMix: Equatable, Sendable {
+    public var normal: SampleSummary
+    public var confirms: SampleSummary
+    public var resendRequests: SampleSummary
+    public var reUploads: SampleSummary
 }
 
 /// Closed forms of 6.1–6.8 and their simulation (SPEC §7).
@@ -72,10 +83,26 @@ public enum ThesisEquations {
 
     /// Every equation with its simulated mean and 95% CI over `p.replications` runs.
     public static func evaluate(_ p: EquationParameters) throws -> [EquationRow] {
+        try evaluateWithMix(p).rows
+    }
+
+    /// The rows plus the measured upload mix per device.
+    public static func evaluateWithMix(_ p: EquationParameters) throws -> (rows: [EquationRow], mix: UploadMix) {
         var runs: [EquationCounts] = []
         for r in 0..<p.replications {
             runs.append(try simulate(p, seed: RandomStreams(rootSeed: p.seed).childSeed(named: "equations/replication-\(r)")))
         }
+        return (rows(p, runs), mix(runs))
+    }
+
+    static func mix(_ runs: [EquationCounts]) -> UploadMix {
+        func m(_ f: (EquationCounts) -> [Double]) -> SampleSummary {
+            SampleSummary(runs.map { f($0).reduce(0, +) / Double(f($0).count) })
+        }
+        return UploadMix(normal: m(\.normal), confirms: m(\.confirms), resendRequests: m(\.resendRequests), reUploads: m(\.reUploads))
+    }
+
+    static func rows(_ p: EquationParameters, _ runs: [EquationCounts]) -> [EquationRow] {
         func mean(_ xs: [Double]) -> Double { xs.reduce(0, +) / Double(xs.count) }
         func sum(_ xs: [Double]) -> Double { xs.reduce(0, +) }
         let perRun: [String: (EquationCounts) -> Double] = [
@@ -146,7 +173,12 @@ public enum ThesisEquations {
             let up = Double(c.total(.messagesUploaded, device: d, window: w))
             out.uploads.append(up)
             out.downloads.append(Double(c.total(.messagesRebuilt, device: d, window: w)) + up)
-            out.reUploads.append(Double(c.total(.reUploads, device: d, window: w)))
+            let re = Double(c.total(.reUploads, device: d, window: w))
+            out.reUploads.append(re)
+            out.normal.append(Double(c.total(.messagesUploaded, device: d, type: .update, window: w)
+                + c.total(.messagesUploaded, device: d, type: .delete, window: w)) - re)
+            out.confirms.append(Double(c.total(.messagesUploaded, device: d, type: .confirm, window: w)))
+            out.resendRequests.append(Double(c.total(.messagesUploaded, device: d, type: .resend, window: w)))
         }
         return out
     }
