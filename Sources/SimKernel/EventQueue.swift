@@ -38,8 +38,11 @@ public struct EventHandle: Hashable, Sendable {
 ///
 /// Layout: a 4-ary min-heap of 16-byte keys (`EventKey`) plus a slab of payload slots
 /// reused through a LIFO free list, so the heap moves only small keys and a steady
-/// state allocates nothing. Cancellation is O(1): the slot is marked and its payload
-/// dropped at once; the key is discarded when it reaches the top (lazy deletion).
+/// state allocates nothing. Cancellation is O(1): the slot is marked cancelled and
+/// the key is discarded when it reaches the top (lazy deletion). A slot keeps its last
+/// payload until it is reused (bounded by the peak number of stored events): dropping
+/// it eagerly would need an Optional that makes every slot larger, which measured ~20%
+/// slower at 100k pending events.
 ///
 /// Complexity: push O(log₄ n), popMin O(log₄ n) amortised (plus cancelled keys
 /// skipped), cancel O(1) for handles returned by `push`. Memory O(pending + cancelled
@@ -51,8 +54,9 @@ public struct EventQueue<Payload> {
     @usableFromInline struct Slot {
         /// Occupant's seq when live; `seq | cancelledBit` when cancelled; `freeMark` when free.
         @usableFromInline var seq: UInt64
-        @usableFromInline var payload: Payload?
-        @inlinable init(seq: UInt64, payload: Payload?) { self.seq = seq; self.payload = payload }
+        /// Kept (not reset) after the event runs or is cancelled, until the slot is reused.
+        @usableFromInline var payload: Payload
+        @inlinable init(seq: UInt64, payload: Payload) { self.seq = seq; self.payload = payload }
     }
 
     @inlinable static var slotBits: UInt64 { 24 }
@@ -116,7 +120,6 @@ public struct EventQueue<Payload> {
         }
         guard slot < slots.count, slots[slot].seq == handle.seq else { return false }
         slots[slot].seq = handle.seq | Self.cancelledBit
-        slots[slot].payload = nil
         cancelledCount += 1
         return true
     }
@@ -135,10 +138,9 @@ public struct EventQueue<Payload> {
             heap.count &-= 1
             let slot = Int(top.tag & Self.slotMask), seq = top.tag >> Self.slotBits
             let live = slots[slot].seq == seq
-            let payload = slots[slot].payload
-            slots[slot] = Slot(seq: Self.freeMark, payload: nil)
+            slots[slot].seq = Self.freeMark
             freeSlots.append(UInt32(truncatingIfNeeded: slot))
-            if live { return (SimTime(nanoseconds: top.time), EventHandle(seq: seq, slot: UInt32(slot)), payload!) }
+            if live { return (SimTime(nanoseconds: top.time), EventHandle(seq: seq, slot: UInt32(slot)), slots[slot].payload) }
             cancelledCount -= 1
         }
         return nil
@@ -156,7 +158,7 @@ public struct EventQueue<Payload> {
             _ = QuaternaryHeap.removeTop(from: heap.buffer)
             heap.count &-= 1
             let slot = Int(top.tag & Self.slotMask)
-            slots[slot] = Slot(seq: Self.freeMark, payload: nil)
+            slots[slot].seq = Self.freeMark
             freeSlots.append(UInt32(truncatingIfNeeded: slot))
             cancelledCount -= 1
         }

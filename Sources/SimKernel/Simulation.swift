@@ -22,6 +22,8 @@ public protocol SimComponent<Event>: AnyObject {
 ///
 /// Events are delivered in (time, seq) order; `now` never decreases; scheduling in
 /// the past is a precondition failure. One `Simulation` value per run, no globals.
+/// Optional JSON Lines tracing (`trace`) and a run fingerprint (`fingerprint()`);
+/// see docs/kernel.md.
 public final class Simulation<Event> {
     @usableFromInline struct Delivery {
         @usableFromInline var target: ComponentID
@@ -30,6 +32,9 @@ public final class Simulation<Event> {
     }
 
     public let streams: RandomStreams
+    // Hot fields opt out of dynamic exclusivity checks (they cost ~15% of an event):
+    // a run is single-threaded and no access to them spans a call into a component
+    // (`step()` finishes with the queue before `handle` runs).
     @exclusivity(unchecked) @usableFromInline var _now: SimTime = .zero
     @exclusivity(unchecked) @usableFromInline var _eventsProcessed: UInt64 = 0
     /// Current virtual time.

@@ -79,7 +79,7 @@ enum KernelBench {
         } else {
             io.out("""
             kernel hold model: pending \(o.pending), events \(o.events), seed \(o.seed)
-            events/s: \(rate)  (\(Double(rate / 10_000) / 100) M/s, \(r.seconds) s)
+            events/s: \(rate)  (\(Double(rate / 10_000) / 100) M/s, \(Int((r.seconds * 1000).rounded())) ms)
             fingerprint: \(r.fingerprint.hex)
 
             """)

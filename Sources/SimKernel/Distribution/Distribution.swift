@@ -90,3 +90,15 @@ public indirect enum Distribution: Hashable, Sendable {
         return Swift.min(Swift.max(x, lower), upper)
     }
 }
+
+extension Distribution {
+    /// One draw read as a number of `unit`s (default: seconds), rounded to the nearest
+    /// nanosecond and clamped to ≥ 0, for delays and timeouts (`{"exponential": {"mean": 0.25}}`
+    /// with unit seconds is a 250 ms mean). Scenario files should say which unit a field uses.
+    @inlinable public func sampleDuration(using rng: inout Xoshiro256StarStar,
+                                          unit: SimDuration = .seconds(1)) -> SimDuration {
+        let nanos = (sample(using: &rng) * Double(unit.nanoseconds)).rounded()
+        guard nanos > 0 else { return .zero }
+        return SimDuration(nanoseconds: nanos >= 9.2e18 ? Int64.max : Int64(nanos))
+    }
+}

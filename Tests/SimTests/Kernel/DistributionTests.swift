@@ -118,3 +118,17 @@ struct DistributionTests {
         #expect(Self.decodingMessage(#"{"lognormal": {"mu": 0, "stdDev": 1}}"#).contains("not both"))
     }
 }
+
+@Suite("Distribution durations")
+struct DistributionDurationTests {
+    @Test func sampleDurationScalesRoundsAndClamps() {
+        var rng = Xoshiro256StarStar(seed: 1)
+        #expect(Distribution.constant(0.25).sampleDuration(using: &rng) == .milliseconds(250))
+        #expect(Distribution.constant(3).sampleDuration(using: &rng, unit: .milliseconds(1)) == .milliseconds(3))
+        #expect(Distribution.constant(-1).sampleDuration(using: &rng) == .zero)
+        #expect(Distribution.constant(1e300).sampleDuration(using: &rng).nanoseconds == Int64.max)
+        var t = Tally()
+        for _ in 0..<50_000 { t.add(Distribution.exponential(mean: 0.5).sampleDuration(using: &rng).seconds) }
+        #expect(abs(t.mean - 0.5) < 0.02)
+    }
+}
