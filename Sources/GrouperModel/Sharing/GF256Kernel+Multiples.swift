@@ -3,6 +3,22 @@
 /// bits (≈ 4k XORs, no per-output `xtime`). Cheaper than the four-Russians Horner when k is
 /// small and there are many outputs (e.g. (3,30)): see `prefersMultiples`.
 extension GF256Kernel {
+    /// `outputCount` weighted sums (weights row-major, `outputCount × k`) with the cheapest kernel.
+    static func sums(_ inputs: UnsafeBufferPointer<UnsafePointer<UInt8>>, weights: UnsafeBufferPointer<UInt8>,
+                     outputCount: Int, length: Int, into out: UnsafeMutablePointer<UInt8>) {
+        let k = inputs.count
+        if k >= 2 && outputCount >= 2 && prefersMultiples(k: k, outputs: outputCount) {
+            multiSumByMultiples(inputs, weights: weights, outputCount: outputCount, length: length, into: out)
+        } else if k >= 2 && outputCount >= 2 {
+            multiSum(inputs, weights: weights, outputCount: outputCount, length: length, into: out)
+        } else {
+            for i in 0..<outputCount {
+                weightedSum(inputs, weights: UnsafeBufferPointer(rebasing: weights[i * k..<(i + 1) * k]),
+                            length: length, into: out + i * length)
+            }
+        }
+    }
+
     /// Estimated instruction counts per 128 bytes of the two split strategies; true when
     /// per-input multiples are cheaper than the per-output Horner over tables.
     static func prefersMultiples(k: Int, outputs: Int) -> Bool {

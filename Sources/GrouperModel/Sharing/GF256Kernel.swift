@@ -12,9 +12,10 @@ enum GF256Kernel {
 
     @inline(__always)
     static func xtime<V: SIMD>(_ v: V) -> V where V.Scalar == UInt64 {
+        // 0x80 − 0x01 = 0x7F in bytes whose top bit was set, and 0x7F & 0x1B = 0x1B: 7 operations.
         let high = v & V(repeating: 0x8080_8080_8080_8080)
-        let mask = (high &- (high &>> 7)) | high               // 0xFF in bytes whose top bit was set
-        return ((v & V(repeating: 0x7F7F_7F7F_7F7F_7F7F)) &<< 1) ^ (mask & V(repeating: 0x1B1B_1B1B_1B1B_1B1B))
+        let reduce = (high &- (high &>> 7)) & V(repeating: 0x1B1B_1B1B_1B1B_1B1B)
+        return ((v &<< 1) & V(repeating: 0xFEFE_FEFE_FEFE_FEFE)) ^ reduce
     }
 
     /// `out[0..<length] = Σ_j weights[j] · inputs[j][0..<length]`.

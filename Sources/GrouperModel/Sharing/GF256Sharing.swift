@@ -32,42 +32,45 @@ public struct GF256Sharing: SecretSharingScheme {
                 initialized = length + 1
             })
         }
-        let outputs = n - k + 1
+        let interpolated = Self.interpolate(secret: secret, randomShares: shares, k: k, n: n)
+        interpolated.withUnsafeBufferPointer { src in
+            for x in k...n {
+                shares.append([UInt8](unsafeUninitializedCapacity: length + 1) { buf, initialized in
+                    buf[0] = UInt8(x)
+                    (buf.baseAddress! + 1).update(from: src.baseAddress! + (x - k) * length, count: length)
+                    initialized = length + 1
+                })
+            }
+        }
+        let work = SharingWork(fieldMultiplyAdds: (n - k + 1) * k * length, randomBytes: (k - 1) * length,
+                               bytesIn: length, bytesOut: n * (length + 1))
+        return (shares, work)
+    }
+
+    /// Values at x = k…n (row-major, (n−k+1)·L bytes) of the polynomials through (0, secret)
+    /// and the k−1 random shares (x = 1…k−1, x byte first).
+    static func interpolate(secret: [UInt8], randomShares: [[UInt8]], k: Int, n: Int) -> [UInt8] {
+        let outputs = n - k + 1, length = secret.count
         let logDen = GF256Lagrange.logDenominators(points: (0..<k).map { UInt8($0) })
         var weights = [UInt8](repeating: 0, count: outputs * k)
         for x in k...n {
             GF256Lagrange.weights(at: UInt8(x), pointCount: k, logDenominators: logDen, into: &weights, at: (x - k) * k)
         }
-        let interpolated = GF256Kernel.withPointers(to: [[0] + secret] + shares, count: k, offset: 1) { inputs in
-            [UInt8](unsafeUninitializedCapacity: outputs * length) { buf, initialized in
-                weights.withUnsafeBufferPointer { w in
-                    if k >= 2 && outputs >= 2 && GF256Kernel.prefersMultiples(k: k, outputs: outputs) {
-                        GF256Kernel.multiSumByMultiples(inputs, weights: w, outputCount: outputs, length: length,
-                                                        into: buf.baseAddress!)
-                    } else if k >= 2 && outputs >= 2 {
-                        GF256Kernel.multiSum(inputs, weights: w, outputCount: outputs, length: length, into: buf.baseAddress!)
-                    } else {
-                        for i in 0..<outputs {
-                            GF256Kernel.weightedSum(inputs, weights: UnsafeBufferPointer(rebasing: w[i * k..<(i + 1) * k]),
-                                                    length: length, into: buf.baseAddress! + i * length)
+        return secret.withUnsafeBufferPointer { s in
+            GF256Kernel.withPointers(to: randomShares, count: k - 1, offset: 1) { random in
+                withUnsafeTemporaryAllocation(of: UnsafePointer<UInt8>.self, capacity: k) { inputs in
+                    inputs[0] = s.baseAddress!
+                    for j in 1..<k { inputs[j] = random[j - 1] }
+                    return [UInt8](unsafeUninitializedCapacity: outputs * length) { buf, initialized in
+                        weights.withUnsafeBufferPointer { w in
+                            GF256Kernel.sums(UnsafeBufferPointer(inputs), weights: w, outputCount: outputs,
+                                             length: length, into: buf.baseAddress!)
                         }
+                        initialized = outputs * length
                     }
                 }
-                initialized = outputs * length
             }
         }
-        for x in k...n {
-            shares.append([UInt8](unsafeUninitializedCapacity: length + 1) { buf, initialized in
-                buf[0] = UInt8(x)
-                interpolated.withUnsafeBufferPointer { src in
-                    (buf.baseAddress! + 1).update(from: src.baseAddress! + (x - k) * length, count: length)
-                }
-                initialized = length + 1
-            })
-        }
-        let work = SharingWork(fieldMultiplyAdds: (n - k + 1) * k * length, randomBytes: (k - 1) * length,
-                               bytesIn: length, bytesOut: n * (length + 1))
-        return (shares, work)
     }
 
     public func join(_ shares: [[UInt8]], k: Int) throws(SharingError) -> (secret: [UInt8], work: SharingWork) {
@@ -107,73 +110,3 @@ public struct GF256Sharing: SecretSharingScheme {
         for s in shares { try seen.insert(Int(s[0])) }
     }
 }
-
-/// Lagrange basis weights in GF(2^8).
-enum GF256Lagrange {
-    /// `w[j] = Π_{m≠j} (t − x_m) / (x_j − x_m)`, so `f(t) = Σ w[j]·f(x_j)` for deg f < count.
-    /// Points must be distinct. O(count²) table operations.
-    static func weights(at t: UInt8, points: [UInt8]) -> [UInt8] {
-        var result = [UInt8](repeating: 0, count: points.count)
-        for j in points.indices {
-            var num: UInt8 = 1, den: UInt8 = 1
-            for m in points.indices where m != j {
-                num = GF256.multiply(num, t ^ points[m])
-                den = GF256.multiply(den, points[j] ^ points[m])
-            }
-            result[j] = GF256.divide(num, den)
-        }
-        return result
-    }
-
-    /// `log Π_{m≠j} (x_j − x_m)` mod 255 for each j; points distinct. O(count²) additions.
-    static func logDenominators(points: [UInt8]) -> [Int] {
-        points.indices.map { j in
-            var sum = 0
-            for m in points.indices where m != j { sum += GF256.log[Int(points[j] ^ points[m])] }
-            return sum % 255
-        }
-    }
-
-    /// Barycentric form of `weights(at:points:)` for points 0…count−1 and t ∉ points: O(count).
-    static func weights(at t: UInt8, pointCount: Int, logDenominators: [Int], into out: inout [UInt8], at start: Int) {
-        var logP = 0
-        for m in 0..<pointCount { logP += GF256.log[Int(t ^ UInt8(m))] }
-        for j in 0..<pointCount {
-            let e = (logP - GF256.log[Int(t ^ UInt8(j))] - logDenominators[j]) % 255
-            out[start + j] = GF256.exp[e < 0 ? e + 255 : e]
-        }
-    }
-
-    /// Weights at 0 for the x bytes of the first `count` shares (distinct, non-zero), into
-    /// `out`; log domain, O(count²) additions, no allocation.
-    static func weightsAtZero(shares: [[UInt8]], count: Int, into out: UnsafeMutablePointer<UInt8>) {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { xs in
-            for j in 0..<count { xs[j] = shares[j][0] }
-            GF256.log.withUnsafeBufferPointer { log in
-                GF256.exp.withUnsafeBufferPointer { exp in
-                    var logP = 0
-                    for j in 0..<count { logP += log[Int(xs[j])] }
-                    for j in 0..<count {
-                        let xj = xs[j]
-                        var logDen = 0
-                        for m in 0..<count { logDen += log[Int(xj ^ xs[m])] }   // log[0] = 0 covers m = j
-                        let e = (logP - log[Int(xj)] - logDen) % 255
-                        out[j] = exp[e < 0 ? e + 255 : e]
-                    }
-                }
-            }
-        }
-    }
-
-    /// Weights at 0 for distinct non-zero points, in the log domain: O(count²) additions.
-    static func weightsAtZero(points: [UInt8]) -> [UInt8] {
-        let logDen = logDenominators(points: points)
-        var logP = 0
-        for x in points { logP += GF256.log[Int(x)] }
-        return points.indices.map { j in
-            let e = (logP - GF256.log[Int(points[j])] - logDen[j]) % 255
-            return GF256.exp[e < 0 ? e + 255 : e]
-        }
-    }
-}
-
