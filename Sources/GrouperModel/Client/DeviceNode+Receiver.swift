@@ -96,20 +96,27 @@ extension DeviceNode {
                 continue
             }
             partial[mid] = nil
-            do throws(SharingError) {
-                let (secret, w) = try world.scheme.join(p.shares.compactMap { $0 }, k: config.k)
-                work = work + w
-                bytes += secret.count
-                guard let m = try? GrouperMessage.decode(secret) else { throw SharingError.inconsistentShares("") }
-                rebuiltIDs.insert(mid)
-                world.counters.add(.messagesRebuilt, device: index, type: m.type, at: sim.now)
-                out.append(m)
-            } catch {
-                world.counters.add(.corruptRebuilds, device: index, type: .update, at: sim.now)
-                world.log(sim.now, index, "corrupt rebuild of message \(mid)")
+            guard let (secret, w) = try? world.scheme.join(p.shares.compactMap { $0 }, k: config.k) else {
+                corrupt(mid, sim)
+                continue
             }
+            work = work + w
+            bytes += secret.count
+            guard let m = try? GrouperMessage.decode(secret) else {
+                corrupt(mid, sim)
+                continue
+            }
+            rebuiltIDs.insert(mid)
+            world.counters.add(.messagesRebuilt, device: index, type: m.type, at: sim.now)
+            out.append(m)
         }
         return (out, work, bytes)
+    }
+
+    /// A join that failed or did not decode (only possible with as-built's mixed polynomials).
+    func corrupt(_ messageID: String, _ sim: Simulation<GrouperEvent>) {
+        world.counters.add(.corruptRebuilds, device: index, type: .update, at: sim.now)
+        world.log(sim.now, index, "corrupt rebuild of message \(messageID)")
     }
 
     /// Thesis order: normal messages by (sender, sequence), then control by (send time, id).

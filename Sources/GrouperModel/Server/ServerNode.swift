@@ -9,6 +9,8 @@ final class ServerNode: SimComponent {
     unowned let world: World
     var server: UntrustedServer
     public private(set) var state: ServerState = .up
+    /// Off only in checker canaries: a server that never sweeps must be caught by the TTL checker.
+    var sweepEnabled = true
 
     init(index: Int, world: World, rng: Xoshiro256StarStar) {
         self.index = index
@@ -21,7 +23,7 @@ final class ServerNode: SimComponent {
         switch event {
         case .request(let r): serve(r, sim)
         case .sweep:
-            if state == .up { sweep(sim.now) }
+            if state == .up && sweepEnabled { sweep(sim.now) }
             sim.schedule(.sweep, to: world.serverComponents[index], after: world.config.sweepPeriod)
         case .serverCommand(.setState(let s)): state = s
         case .serverCommand(.restart(let keep)):

@@ -7,6 +7,8 @@ import SimKernel
 /// Control calls schedule a command at a virtual time (a time in the past means "now");
 /// `run(until:)` advances. Observations (`counters`, `log`, `timings`, `check()`,
 /// `fingerprint`) are values. One instance per run; not thread-safe, not shared.
+/// Device and server indices must be in range (a precondition: the scenario layer validates
+/// its input and reports bad indices as errors before calling).
 public final class GrouperSystem {
     public let config: SystemConfig
     let sim: Simulation<GrouperEvent>
@@ -72,7 +74,10 @@ public final class GrouperSystem {
         command(.setOnline(online), device: device, at: t)
     }
     /// The owner (device 0) invites `device` face to face.
-    public func invite(device: Int, at t: SimTime) { command(.invite(invitee: device), device: 0, at: t) }
+    public func invite(device: Int, at t: SimTime) {
+        precondition(world.deviceComponents.indices.contains(device), "device \(device) out of range")
+        command(.invite(invitee: device), device: 0, at: t)
+    }
 
     public func setServerState(_ state: ServerState, server: Int, at t: SimTime) {
         precondition(world.serverComponents.indices.contains(server), "server \(server) out of range")

@@ -89,3 +89,57 @@ import SimKernel
         #expect(system.check().passed)
     }
 }
+
+@Suite struct MessageCountTests {
+    /// Thesis equations 6.1 and 6.3 with F = 0: NU_i = U_i + C uploads; each device rebuilds
+    /// every other device's uploads (ND_i = NU − NU_i, since servers never list one's own).
+    @Test func countsMatchEquationsWithoutChurn() throws {
+        var c = SystemConfig(devices: 4, servers: 3, k: 2, s: 3, ttl: .hours(1))
+        c.confirm = ConfirmPolicy(period: nil, onReconnect: false)
+        let system = try GrouperSystem(config: c)
+        let perDevice = [3, 5, 0, 2]
+        for (d, u) in perDevice.enumerated() {
+            for i in 0..<u {
+                system.update(device: d, objectID: "d\(d)-\(i)", size: 100, at: SimTime.zero + .seconds(Int64(10 + 7 * i + d)))
+            }
+            system.confirm(device: d, at: SimTime.zero + .minutes(10))
+        }
+        system.run(until: SimTime.zero + .minutes(30))
+        let confirms = perDevice.map { $0 > 0 ? 1 : 0 }  // nothing to confirm before the first message
+        let nu = zip(perDevice, confirms).map { $0 + $1 }
+        for d in 0..<4 {
+            #expect(system.counters.total(.messagesUploaded, device: d, window: 0) == nu[d])
+            #expect(system.counters.total(.messagesRebuilt, device: d, window: 0) == nu.reduce(0, +) - nu[d])
+            #expect(system.counters.total(.sharePuts, device: d) == 3 * nu[d])
+        }
+        #expect(system.counters.total(.resendRequests) == 0)
+        #expect(system.check().passed)
+    }
+}
+
+@Suite struct UnsentQueueTests {
+    /// Fewer than s servers up: the upload fails fast, the messages wait in the unsent queue,
+    /// the periodic retry sends them once the server is back (same id and sequence), and the
+    /// receiver's callback sees them.
+    @Test func failedUploadIsRetriedPeriodically() throws {
+        var c = SystemConfig(devices: 2, servers: 3, k: 2, s: 3, ttl: .hours(1))
+        c.unsent = UnsentRetryPolicy(onReconnect: true, period: .minutes(2))
+        c.receive = ReceivePolicy(onPush: true, pullPeriod: nil, onReconnect: true)
+        let system = try GrouperSystem(config: c)
+        var received: [String] = []
+        system.onReceive(device: 1) { _, ms in received += ms.filter { $0.type == .update }.map(\.objectID) }
+        system.setServerState(.refusing, server: 1, at: .zero)
+        system.update(device: 0, objectID: "a", size: 10, at: SimTime.zero + .seconds(Int64(5)))
+        system.run(until: SimTime.zero + .minutes(1))
+        #expect(system.unsentCount(device: 0) == 1)
+        #expect(system.counters.total(.uploadFailures, device: 0) == 1)
+        #expect(received.isEmpty)
+        system.restartServer(1, keepData: true, at: SimTime.zero + .minutes(3))
+        system.run(until: SimTime.zero + .minutes(10))
+        #expect(system.unsentCount(device: 0) == 0)
+        #expect(system.counters.total(.unsentRetries, device: 0) >= 1)
+        #expect(system.counters.total(.messagesUploaded, device: 0, type: .update) == 1)
+        #expect(received == ["a"])
+        #expect(system.check().passed)
+    }
+}
