@@ -125,7 +125,7 @@ extension Node {
         return s
     }
 
-    /// A duration string; `positive` forbids zero.
+    /// A duration string, never negative; `positive` also forbids zero.
     func duration(positive: Bool) -> SimDuration? {
         guard case .string(let s) = value else { fail(Self.durationHelp); return nil }
         let d: SimDuration
@@ -133,6 +133,7 @@ extension Node {
             sink.add(path, "got \(value.brief), expected \(Self.durationHelp) (\(error.reason))"); return nil
         }
         if positive && d.nanoseconds <= 0 { fail("a positive duration"); return nil }
+        if d.nanoseconds < 0 { fail("a duration ≥ 0"); return nil }
         return d
     }
 
