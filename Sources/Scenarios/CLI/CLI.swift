@@ -46,7 +46,7 @@ public enum GrouperCLI {
 
     /// All subcommands, in the order `--help` lists them.
     public static var commands: [CLICommand] {
-        [runCommand, validateCommand, listCommand, mergeCommand, reproduceCommand, equationsCommand, benchCommand]
+        [runCommand, validateCommand, listCommand, mergeCommand, reproduceCommand, thesisEquationsCommand, benchCommand]
     }
 
     public static var usage: String {
