@@ -3,7 +3,7 @@ extension GrouperCLI {
     static var benchmarks: [(name: String, summary: String, run: @Sendable ([String], CLIOutput) throws -> ExitCode)] {
         [
             ("kernel", "hold-model event rate: --pending N --events M --seed S [--json]", KernelBench.main),
-            ("sharing", "split/join throughput of gf256 and csss257 (docs/performance-sharing.md)", SharingBench.run),
+            ("sharing", "split/join throughput of gf256 and csss257 (docs/performance.md)", SharingBench.run),
         ]
     }
 
