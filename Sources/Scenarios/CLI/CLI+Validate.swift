@@ -61,22 +61,6 @@ extension GrouperCLI {
         for m in MetricCatalog.all { s += "  \(m.name.padding(toLength: 22, withPad: " ", startingAt: 0))[\(m.unit)] \(m.summary)\n" }
         return s
     }
-
-    static var equationsCommand: CLICommand {
-        CLICommand(name: "equations", summary: "Check the thesis message-count equations 6.1–6.8 (not yet)",
-                   help: """
-            USAGE: grouper-sim equations
-
-            Will compare the closed forms of equations 6.1–6.8 with simulated counts (issue 6).
-            Not implemented yet: prints a notice and exits 0.
-
-            """,
-                   run: { args, io in
-            _ = args
-            io.err("equations: not implemented yet (issue 6); nothing to check.\n")
-            return .ok
-        })
-    }
 }
 
 import SimKernel

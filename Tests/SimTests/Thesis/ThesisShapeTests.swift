@@ -88,9 +88,11 @@ import Foundation
             let y = try Self.series(r, part)
             #expect(Self.flat(y, within: 0.05), "\(part) flat in s: \(y)")
         }
-        // The verdict waits for the s-th stored share: one more share's wire time per step of s.
+        // As in the published client (variant as-built), the verdict waits for all n answers,
+        // so the upload time does not depend on s, whether the upload succeeds or fails.
         let up = try Self.series(r, "upload_time")
-        #expect(Self.flat(ok.map { up[$0] }, within: 0.10), "upload time flat in s (±10%) while it succeeds: \(up)")
+        #expect(Self.flat(up, within: 0.05), "upload time flat in s (±5%): \(up)")
+        #expect(!ok.isEmpty)
     }
 
     /// gf256 joins exactly k shares, so download grows with k instead of staying flat.
