@@ -1,6 +1,6 @@
 /// Many weighted sums of few inputs: per chunk, each input's 8 multiples v·2^t are computed
-/// once (7 `xtime`s per input), and every output XORs the multiples selected by its weights'
-/// bits (≈ 4k XORs, no per-output `xtime`). Cheaper than the four-Russians Horner when k is
+/// once (7 doublings per input), and every output XORs the multiples selected by its weights'
+/// bits (≈ 4k XORs, no per-output doubling). Cheaper than the four-Russians Horner when k is
 /// small and there are many outputs (e.g. (3,30)): see `prefersMultiples`.
 extension GF256Kernel {
     /// `outputCount` weighted sums (weights row-major, `outputCount × k`) with the cheapest kernel.
@@ -48,7 +48,7 @@ extension GF256Kernel {
                                               alignment: MemoryLayout<Chunk>.alignment) { raw in
                     var offset = multiplePasses(Chunk.self, inputs, selected: selected.baseAddress!, starts: starts.baseAddress!,
                                                 outputCount: outputCount, from: 0, length: length, scratch: raw, into: out)
-                    offset = multiplePasses(SIMD2<UInt64>.self, inputs, selected: selected.baseAddress!, starts: starts.baseAddress!,
+                    offset = multiplePasses(Block16.self, inputs, selected: selected.baseAddress!, starts: starts.baseAddress!,
                                             outputCount: outputCount, from: offset, length: length, scratch: raw, into: out)
                     if offset < length {
                         tail(inputs, weights: weights, outputCount: outputCount, from: offset, length: length, into: out)
@@ -59,24 +59,24 @@ extension GF256Kernel {
     }
 
     @inline(__always)
-    private static func multiplePasses<V: SIMD>(_: V.Type, _ inputs: UnsafeBufferPointer<UnsafePointer<UInt8>>,
+    private static func multiplePasses<V: GF256Block>(_: V.Type, _ inputs: UnsafeBufferPointer<UnsafePointer<UInt8>>,
                                                 selected: UnsafeMutablePointer<Int32>, starts: UnsafeMutablePointer<Int>,
                                                 outputCount: Int, from start: Int, length: Int,
                                                 scratch raw: UnsafeMutableRawBufferPointer,
-                                                into out: UnsafeMutablePointer<UInt8>) -> Int where V.Scalar == UInt64 {
+                                                into out: UnsafeMutablePointer<UInt8>) -> Int {
         let multiples = raw.bindMemory(to: V.self).baseAddress!
-        let width = MemoryLayout<V>.size
+        let width = V.byteCount
         var offset = start
         while offset + width <= length {
             for j in 0..<inputs.count {
-                var v = UnsafeRawPointer(inputs[j] + offset).loadUnaligned(as: V.self)
+                var v = V.load(inputs[j] + offset)
                 multiples[j * 8] = v
-                for t in 1..<8 { v = xtime(v); multiples[j * 8 + t] = v }
+                for t in 1..<8 { v = v.doubled; multiples[j * 8 + t] = v }
             }
             for i in 0..<outputCount {
-                var acc = V()
+                var acc = V.zero
                 for s in starts[i]..<starts[i + 1] { acc ^= multiples[Int(selected[s])] }
-                UnsafeMutableRawPointer(out + i * length + offset).storeBytes(of: acc, as: V.self)
+                acc.store(out + i * length + offset)
             }
             offset += width
         }

@@ -4,7 +4,7 @@
 /// that XORs one table entry per group per bit: 8·⌈k/4⌉ XORs instead of ≈ 4k, plus
 /// 15·⌈k/4⌉ XORs per chunk shared by all outputs. Worth it from k ≥ 4 and 2+ outputs.
 extension GF256Kernel {
-    typealias Chunk = SIMD16<UInt64>
+    typealias Chunk = Block128
 
     /// `out[i·length ..< (i+1)·length] = Σ_j weights[i·k + j] · inputs[j]` for i < outputCount.
     static func multiSum(_ inputs: UnsafeBufferPointer<UnsafePointer<UInt8>>, weights: UnsafeBufferPointer<UInt8>,
@@ -29,7 +29,7 @@ extension GF256Kernel {
                                           alignment: MemoryLayout<Chunk>.alignment) { raw in
                 var offset = passes(Chunk.self, inputs, entries: entries.baseAddress!, outputCount: outputCount,
                                     from: 0, length: length, table: raw, into: out)
-                offset = passes(SIMD2<UInt64>.self, inputs, entries: entries.baseAddress!, outputCount: outputCount,
+                offset = passes(Block16.self, inputs, entries: entries.baseAddress!, outputCount: outputCount,
                                 from: offset, length: length, table: raw, into: out)
                 if offset < length { tail(inputs, weights: weights, outputCount: outputCount, from: offset, length: length, into: out) }
             }
@@ -38,19 +38,19 @@ extension GF256Kernel {
 
     /// Whole chunks of `V` from `start`; returns the offset after the last one.
     @inline(__always)
-    private static func passes<V: SIMD>(_: V.Type, _ inputs: UnsafeBufferPointer<UnsafePointer<UInt8>>,
+    private static func passes<V: GF256Block>(_: V.Type, _ inputs: UnsafeBufferPointer<UnsafePointer<UInt8>>,
                                         entries: UnsafeMutablePointer<Int32>, outputCount: Int, from start: Int,
                                         length: Int, table raw: UnsafeMutableRawBufferPointer,
-                                        into out: UnsafeMutablePointer<UInt8>) -> Int where V.Scalar == UInt64 {
+                                        into out: UnsafeMutablePointer<UInt8>) -> Int {
         let groups = (inputs.count + 3) / 4
         let table = raw.bindMemory(to: V.self).baseAddress!
-        let width = MemoryLayout<V>.size
+        let width = V.byteCount
         var offset = start
         while offset + width <= length {
             buildTables(inputs, groups: groups, offset: offset, table: table)
             for i in 0..<outputCount {
                 let acc = hornerOverTables(entries + i * 8 * groups, groups: groups, table: table)
-                UnsafeMutableRawPointer(out + i * length + offset).storeBytes(of: acc, as: V.self)
+                acc.store(out + i * length + offset)
             }
             offset += width
         }
@@ -58,29 +58,29 @@ extension GF256Kernel {
     }
 
     @inline(__always)
-    private static func buildTables<V: SIMD>(_ inputs: UnsafeBufferPointer<UnsafePointer<UInt8>>, groups: Int, offset: Int,
-                                             table: UnsafeMutablePointer<V>) where V.Scalar == UInt64 {
+    private static func buildTables<V: GF256Block>(_ inputs: UnsafeBufferPointer<UnsafePointer<UInt8>>, groups: Int, offset: Int,
+                                                   table: UnsafeMutablePointer<V>) {
         let k = inputs.count
         for g in 0..<groups {
             let base = table + g * 16
-            base[0] = V()
+            base[0] = V.zero
             let members = min(4, k - 4 * g)
             for p in 1..<(1 << members) {
                 let low = p.trailingZeroBitCount
-                base[p] = base[p & (p - 1)] ^ UnsafeRawPointer(inputs[4 * g + low] + offset).loadUnaligned(as: V.self)
+                base[p] = base[p & (p - 1)] ^ V.load(inputs[4 * g + low] + offset)
             }
         }
     }
 
     @inline(__always)
-    private static func hornerOverTables<V: SIMD>(_ entries: UnsafeMutablePointer<Int32>, groups: Int,
-                                                  table: UnsafeMutablePointer<V>) -> V where V.Scalar == UInt64 {
-        var acc = V()
+    private static func hornerOverTables<V: GF256Block>(_ entries: UnsafeMutablePointer<Int32>, groups: Int,
+                                                        table: UnsafeMutablePointer<V>) -> V {
+        var acc = V.zero
         let top = entries + 7 * groups
         for g in 0..<groups { acc ^= table[Int(top[g])] }
         var t = 6
         while t >= 0 {
-            acc = xtime(acc)                           // 7 doublings: the first would act on zero
+            acc = acc.doubled                          // 7 doublings: the first would act on zero
             let row = entries + t * groups
             for g in 0..<groups { acc ^= table[Int(row[g])] }
             t -= 1

@@ -4,20 +4,10 @@ import SimKernel
 /// within `length` bytes of a buffer the caller sized to at least `length`).
 ///
 /// `weightedSum` computes `Σ_j w_j · v_j` by Horner over the *bits* of the weights:
-/// `acc = 2·acc ⊕ (⊕_{j : bit t of w_j} v_j)` for t = 7…0, on 32 bytes at a time as
-/// `SIMD4<UInt64>` (SWAR: `xtime` on 8 packed bytes is shift, mask and a 0x1B fix-up).
-/// Cost per 32 bytes: 8 xtimes + popcount(w) XORs per input, no table lookups.
+/// `acc = 2·acc ⊕ (⊕_{j : bit t of w_j} v_j)` for t = 7…0, on 128, 32 and 16 bytes at a
+/// time (`GF256Block`). Cost per block: 7 doublings + popcount(w) XORs per input, no table
+/// lookups.
 enum GF256Kernel {
-    typealias Lane = SIMD4<UInt64>
-
-    @inline(__always)
-    static func xtime<V: SIMD>(_ v: V) -> V where V.Scalar == UInt64 {
-        // 0x80 − 0x01 = 0x7F in bytes whose top bit was set, and 0x7F & 0x1B = 0x1B: 7 operations.
-        let high = v & V(repeating: 0x8080_8080_8080_8080)
-        let reduce = (high &- (high &>> 7)) & V(repeating: 0x1B1B_1B1B_1B1B_1B1B)
-        return ((v &<< 1) & V(repeating: 0xFEFE_FEFE_FEFE_FEFE)) ^ reduce
-    }
-
     /// `out[0..<length] = Σ_j weights[j] · inputs[j][0..<length]`.
     static func weightedSum(_ inputs: UnsafeBufferPointer<UnsafePointer<UInt8>>, weights: UnsafeBufferPointer<UInt8>,
                             length: Int, into out: UnsafeMutablePointer<UInt8>) {
@@ -31,9 +21,9 @@ enum GF256Kernel {
                 }
                 starts[8] = count
                 var offset = 0
-                offset = sumLanes(SIMD16<UInt64>.self, bitInputs, starts: starts, from: offset, length: length, into: out)
-                offset = sumLanes(SIMD4<UInt64>.self, bitInputs, starts: starts, from: offset, length: length, into: out)
-                offset = sumLanes(SIMD2<UInt64>.self, bitInputs, starts: starts, from: offset, length: length, into: out)
+                offset = sumLanes(Block128.self, bitInputs, starts: starts, from: offset, length: length, into: out)
+                offset = sumLanes(Block32.self, bitInputs, starts: starts, from: offset, length: length, into: out)
+                offset = sumLanes(Block16.self, bitInputs, starts: starts, from: offset, length: length, into: out)
                 for b in offset..<length {
                     var v: UInt8 = 0
                     for j in 0..<inputs.count { v ^= GF256.multiply(weights[j], inputs[j][b]) }
@@ -46,25 +36,25 @@ enum GF256Kernel {
     /// The SIMD part of `weightedSum` for whole chunks of `V` from `offset`; returns the
     /// offset after the last whole chunk.
     @inline(__always)
-    private static func sumLanes<V: SIMD>(_: V.Type, _ bitInputs: UnsafeMutableBufferPointer<UnsafePointer<UInt8>>,
-                                          starts: UnsafeMutableBufferPointer<Int>, from start: Int, length: Int,
-                                          into out: UnsafeMutablePointer<UInt8>) -> Int where V.Scalar == UInt64 {
-        let width = MemoryLayout<V>.size
+    private static func sumLanes<V: GF256Block>(_: V.Type, _ bitInputs: UnsafeMutableBufferPointer<UnsafePointer<UInt8>>,
+                                                starts: UnsafeMutableBufferPointer<Int>, from start: Int, length: Int,
+                                                into out: UnsafeMutablePointer<UInt8>) -> Int {
+        let width = V.byteCount
         var offset = start
         while offset + width <= length {
-            var acc = V()
+            var acc = V.zero
             var t = 7
             while t >= 0 {
-                if t < 7 { acc = xtime(acc) }          // the first doubling would act on zero
+                if t < 7 { acc = acc.doubled }          // the first doubling would act on zero
                 var i = starts[t]
                 let end = starts[t + 1]
                 while i < end {
-                    acc ^= UnsafeRawPointer(bitInputs[i] + offset).loadUnaligned(as: V.self)
+                    acc ^= V.load(bitInputs[i] + offset)
                     i += 1
                 }
                 t -= 1
             }
-            UnsafeMutableRawPointer(out + offset).storeBytes(of: acc, as: V.self)
+            acc.store(out + offset)
             offset += width
         }
         return offset

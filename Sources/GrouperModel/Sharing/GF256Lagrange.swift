@@ -24,13 +24,31 @@ enum GF256Lagrange {
         }
     }
 
-    /// Barycentric form of `weights(at:points:)` for points 0…count−1 and t ∉ points: O(count).
-    static func weights(at t: UInt8, pointCount: Int, logDenominators: [Int], into out: inout [UInt8], at start: Int) {
-        var logP = 0
-        for m in 0..<pointCount { logP += GF256.log[Int(t ^ UInt8(m))] }
-        for j in 0..<pointCount {
-            let e = (logP - GF256.log[Int(t ^ UInt8(j))] - logDenominators[j]) % 255
-            out[start + j] = GF256.exp[e < 0 ? e + 255 : e]
+    /// Barycentric weights for the points 0…count−1 at each t of `targets` (all ≥ count),
+    /// row-major into `out` (`targets.count × count`): the same values as
+    /// `weights(at:points:)`, in O(count²) table additions for the denominators plus
+    /// O(count) per target, without allocating.
+    static func weightsOverLeadingPoints(count: Int, at targets: ClosedRange<Int>, into out: UnsafeMutablePointer<UInt8>) {
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: count) { logDen in
+            GF256.log.withUnsafeBufferPointer { log in
+                GF256.exp.withUnsafeBufferPointer { exp in
+                    for j in 0..<count {
+                        var sum = 0
+                        for m in 0..<count { sum += log[j ^ m] }       // log[0] = 0 covers m = j
+                        logDen[j] = sum % 255
+                    }
+                    var row = out
+                    for t in targets {
+                        var logP = 0
+                        for m in 0..<count { logP += log[t ^ m] }
+                        for j in 0..<count {
+                            let e = (logP - log[t ^ j] - logDen[j]) % 255
+                            row[j] = exp[e < 0 ? e + 255 : e]
+                        }
+                        row += count
+                    }
+                }
+            }
         }
     }
 

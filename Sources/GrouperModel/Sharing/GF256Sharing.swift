@@ -23,23 +23,22 @@ public struct GF256Sharing: SecretSharingScheme {
         throws(SharingError) -> (shares: [[UInt8]], work: SharingWork) {
         try SharingParameters.validateSplit(k: k, n: n, secretLength: secret.count)
         let length = secret.count
-        var shares: [[UInt8]] = []
-        shares.reserveCapacity(n)
-        for x in 1..<k {
-            shares.append([UInt8](unsafeUninitializedCapacity: length + 1) { buf, initialized in
-                buf[0] = UInt8(x)
-                GF256Kernel.fill(buf.baseAddress! + 1, count: length, rng: &rng)
-                initialized = length + 1
-            })
-        }
-        let interpolated = Self.interpolate(secret: secret, randomShares: shares, k: k, n: n)
-        interpolated.withUnsafeBufferPointer { src in
-            for x in k...n {
-                shares.append([UInt8](unsafeUninitializedCapacity: length + 1) { buf, initialized in
+        // One scratch buffer holds every share's data bytes, share x at (x − 1)·length: the
+        // random shares x = 1…k−1 first, then the interpolated x = k…n. The kernel reads
+        // and writes it in place; each share array is then one copy out of it.
+        let shares = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: n * length) { scratch in
+            let data = scratch.baseAddress!
+            for j in 0..<(k - 1) { GF256Kernel.fill(data + j * length, count: length, rng: &rng) }
+            secret.withUnsafeBufferPointer { s in
+                Self.interpolate(secret: s.baseAddress!, randomShares: data, k: k, n: n, length: length,
+                                 into: data + (k - 1) * length)
+            }
+            return (1...n).map { x in
+                [UInt8](unsafeUninitializedCapacity: length + 1) { buf, initialized in
                     buf[0] = UInt8(x)
-                    (buf.baseAddress! + 1).update(from: src.baseAddress! + (x - k) * length, count: length)
+                    (buf.baseAddress! + 1).update(from: data + (x - 1) * length, count: length)
                     initialized = length + 1
-                })
+                }
             }
         }
         let work = SharingWork(fieldMultiplyAdds: (n - k + 1) * k * length, randomBytes: (k - 1) * length,
@@ -47,28 +46,19 @@ public struct GF256Sharing: SecretSharingScheme {
         return (shares, work)
     }
 
-    /// Values at x = k…n (row-major, (n−k+1)·L bytes) of the polynomials through (0, secret)
-    /// and the k−1 random shares (x = 1…k−1, x byte first).
-    static func interpolate(secret: [UInt8], randomShares: [[UInt8]], k: Int, n: Int) -> [UInt8] {
-        let outputs = n - k + 1, length = secret.count
-        let logDen = GF256Lagrange.logDenominators(points: (0..<k).map { UInt8($0) })
-        var weights = [UInt8](repeating: 0, count: outputs * k)
-        for x in k...n {
-            GF256Lagrange.weights(at: UInt8(x), pointCount: k, logDenominators: logDen, into: &weights, at: (x - k) * k)
-        }
-        return secret.withUnsafeBufferPointer { s in
-            GF256Kernel.withPointers(to: randomShares, count: k - 1, offset: 1) { random in
-                withUnsafeTemporaryAllocation(of: UnsafePointer<UInt8>.self, capacity: k) { inputs in
-                    inputs[0] = s.baseAddress!
-                    for j in 1..<k { inputs[j] = random[j - 1] }
-                    return [UInt8](unsafeUninitializedCapacity: outputs * length) { buf, initialized in
-                        weights.withUnsafeBufferPointer { w in
-                            GF256Kernel.sums(UnsafeBufferPointer(inputs), weights: w, outputCount: outputs,
-                                             length: length, into: buf.baseAddress!)
-                        }
-                        initialized = outputs * length
-                    }
-                }
+    /// Writes the values at x = k…n (row-major, (n−k+1)·length bytes) of the polynomials
+    /// through (0, secret) and the k−1 random shares at x = 1…k−1 (`length` bytes each,
+    /// contiguous).
+    static func interpolate(secret: UnsafePointer<UInt8>, randomShares: UnsafePointer<UInt8>, k: Int, n: Int,
+                            length: Int, into out: UnsafeMutablePointer<UInt8>) {
+        let outputs = n - k + 1
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: outputs * k) { weights in
+            GF256Lagrange.weightsOverLeadingPoints(count: k, at: k...n, into: weights.baseAddress!)
+            withUnsafeTemporaryAllocation(of: UnsafePointer<UInt8>.self, capacity: k) { inputs in
+                inputs[0] = secret
+                for j in 1..<k { inputs[j] = randomShares + (j - 1) * length }
+                GF256Kernel.sums(UnsafeBufferPointer(inputs), weights: UnsafeBufferPointer(weights), outputCount: outputs,
+                                 length: length, into: out)
             }
         }
     }

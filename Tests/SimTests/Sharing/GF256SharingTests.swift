@@ -101,3 +101,40 @@ import SimKernel
         for (method, r) in results.enumerated() { #expect(r == expected, "method \(method) k=\(k) outputs=\(outputs) L=\(length)") }
     }
 }
+
+/// Every block width doubles every byte value as the field does, whatever its lane.
+@Test func gf256BlocksDoubleEveryByteInEveryLane() {
+    func check<V: GF256Block>(_: V.Type) {
+        let width = V.byteCount
+        var input = [UInt8](repeating: 0, count: 256 + width), output = input
+        for i in input.indices { input[i] = UInt8(truncatingIfNeeded: i &* 37 &+ 11) }
+        input.withUnsafeBufferPointer { src in
+            output.withUnsafeMutableBufferPointer { dst in
+                var offset = 0
+                while offset + width <= src.count {
+                    let v = V.load(src.baseAddress! + offset)
+                    (v.doubled ^ v).store(dst.baseAddress! + offset)   // 3·b, exercising ^ too
+                    offset += width
+                }
+            }
+        }
+        let covered = (256 + width) / width * width
+        for i in 0..<covered { #expect(output[i] == GF256.multiply(3, input[i]), "width \(width) byte \(i)") }
+        #expect(Set(input[0..<256]).count == 256)
+    }
+    check(GF256Kernel.Block16.self)
+    check(GF256Kernel.Block32.self)
+    check(GF256Kernel.Block64.self)
+    check(GF256Kernel.Block128.self)
+}
+
+/// The split's barycentric weights equal the textbook Lagrange weights.
+@Test func gf256LeadingPointWeightsMatchLagrange() {
+    for (k, n) in [(1, 1), (1, 5), (2, 3), (3, 30), (20, 30), (27, 30), (128, 255), (255, 255)] {
+        var fast = [UInt8](repeating: 0, count: (n - k + 1) * k)
+        fast.withUnsafeMutableBufferPointer { GF256Lagrange.weightsOverLeadingPoints(count: k, at: k...n, into: $0.baseAddress!) }
+        let points = (0..<k).map { UInt8($0) }
+        let slow = (k...n).flatMap { GF256Lagrange.weights(at: UInt8($0), points: points) }
+        #expect(fast == slow, "k=\(k) n=\(n)")
+    }
+}
