@@ -18,6 +18,7 @@ extension TraceableEvent {
 public struct TraceError: Error, CustomStringConvertible, Sendable {
     public let path: String
     public let reason: String
+    public init(path: String, reason: String) { self.path = path; self.reason = reason }
     public var description: String { "cannot write trace file '\(path)': \(reason)" }
 }
 
@@ -65,7 +66,7 @@ public final class TraceSink {
     /// Appends one line if it passes the filters.
     public func record(time: SimTime, seq: UInt64, component: String, kind: String, fields: [(String, String)]) {
         guard accepts(component: component, kind: kind) else { return }
-        var line = "{\"t\":\(time.nanoseconds),\"time\":\(Self.quoted(time.sinceStart.description)),\"seq\":\(seq)"
+        var line = "{\"t\":\(time.nanoseconds),\"time\":\(Self.quoted(String(time.description.dropFirst(2)))),\"seq\":\(seq)"
         line += ",\"component\":\(Self.quoted(component)),\"kind\":\(Self.quoted(kind)),\"fields\":{"
         line += fields.map { "\(Self.quoted($0.0)):\(Self.quoted($0.1))" }.joined(separator: ",")
         line += "}}\n"

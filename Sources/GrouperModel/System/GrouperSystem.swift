@@ -103,6 +103,10 @@ public final class GrouperSystem {
         get { world.logEnabled }
         set { world.logEnabled = newValue }
     }
+    /// Sends every event delivered from now on to `sink`, one JSON line each (kinds and
+    /// fields: `GrouperEvent+Trace.swift`); nil turns tracing off. Tracing changes nothing
+    /// in the run, its counters or its fingerprint.
+    public func traceEvents(to sink: TraceSink?) { sim.trace = sink }
     public var timings: [TransferTiming] { world.timings }
     public var writes: [ObjectWrite] { world.writes }
     public var nodeIDs: [String] { world.nodeIDs }

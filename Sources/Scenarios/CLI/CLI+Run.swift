@@ -8,13 +8,16 @@ public struct RunOptions: Sendable {
     public var jobs = 1
     public var out: String?
     public var trace: String?
+    /// `--events FILE` and `--event-kinds K,…`.
+    public var events: EventTraceRequest?
     public var shard: (index: Int, count: Int)?
     public var point: Int?
     public var replication: Int?
     public var engine = Engine.grouper
     public init() {}
 
-    static let known = ["--seed", "--replications", "--jobs", "--out", "--trace", "--shard", "--point", "--replication", "--engine"]
+    static let known = ["--seed", "--replications", "--jobs", "--out", "--trace", "--events", "--event-kinds", "--shard", "--point",
+                        "--replication", "--engine"]
 
     public static func parse(_ args: [String]) throws -> RunOptions {
         var l = ArgumentList(args, command: "run")
@@ -24,6 +27,7 @@ public struct RunOptions: Sendable {
         o.jobs = try l.int("--jobs", in: 1...1024) ?? ProcessInfo.processInfo.activeProcessorCount
         o.out = try l.option("--out")
         o.trace = try l.option("--trace")
+        o.events = try parseEvents(path: l.option("--events"), kinds: l.option("--event-kinds"))
         if let s = try l.option("--shard") {
             let parts = s.split(separator: "/").map { Int($0) }
             guard parts.count == 2, let i = parts[0], let n = parts[1], n >= 1, (1...n).contains(i) else {
@@ -46,7 +50,26 @@ public struct RunOptions: Sendable {
             throw CLIError("run: --shard selects a slice of the sweep; --point/--replication select one run; use one or the other")
         }
         if (o.point == nil) != (o.replication == nil) { throw CLIError("run: --point and --replication go together (they name one run)") }
+        if o.events != nil && o.engine != .grouper {
+            throw CLIError("run: --events traces the protocol model's events; the \(o.engine.rawValue) engine has none (drop --engine)")
+        }
         return o
+    }
+
+    /// `--events FILE` with an optional `--event-kinds` list of `GrouperEvent.traceKinds`.
+    static func parseEvents(path: String?, kinds: String?) throws -> EventTraceRequest? {
+        guard let path else {
+            if kinds != nil { throw CLIError("run: --event-kinds filters the --events trace; give --events FILE too") }
+            return nil
+        }
+        guard !path.isEmpty else { throw CLIError("run: --events needs a file name") }
+        guard let kinds else { return EventTraceRequest(path: path) }
+        let list = kinds.split(separator: ",", omittingEmptySubsequences: false).map { String($0) }
+        let allowed = GrouperExecutor.eventKinds
+        for k in list where !allowed.contains(k) {
+            throw CLIError("run: --event-kinds: unknown kind '\(k)'\(didYouMean(k, among: allowed)); allowed: \(allowed.joined(separator: ", "))")
+        }
+        return EventTraceRequest(path: path, kinds: list)
     }
 }
 
@@ -55,7 +78,8 @@ extension GrouperCLI {
         CLICommand(name: "run", summary: "Run scenario files and write tables, plots and a manifest",
                    help: """
             USAGE: grouper-sim run FILE… [--seed S] [--replications R] [--jobs J] [--out DIR]
-                                  [--trace FILE] [--shard i/N] [--point P --replication R]
+                                  [--trace FILE] [--events FILE [--event-kinds K,…]]
+                                  [--shard i/N] [--point P --replication R]
                                   [--engine grouper|synthetic]
 
             Runs every sweep point × replication of each scenario (docs/scenarios.md) and writes
@@ -69,7 +93,13 @@ extension GrouperCLI {
               --jobs J           run up to J runs at once on local cores (default: all cores);
                                  the output is identical for every J
               --out DIR          output folder (see above)
-              --trace FILE       write the event trace of the one selected run to FILE
+              --trace FILE       write the protocol log (one line per protocol step) of the
+                                 one selected run to FILE
+              --events FILE      write every simulation event of the one selected run to FILE
+                                 as JSON Lines (t, time, seq, component, kind, fields)
+              --event-kinds K,…  keep only these kinds in --events: request, sweep,
+                                 server-command, response, timeout, push, timer, command,
+                                 upload-ready, round-processed
               --shard i/N        run only the i-th of N slices (1 ≤ i ≤ N); writes shard.json to
                                  --out DIR or results/<name>.shard-i-of-N; combine with `merge`
               --point P --replication R
@@ -101,10 +131,10 @@ public enum RunCommand {
         let exec = executor ?? o.engine.executor
         var failed = false
         for scenario in loaded {
-            let plan = RunPlan(scenario, tracePath: o.trace)
+            let plan = RunPlan(scenario, tracePath: o.trace, events: o.events)
             let runs = try select(plan, o)
-            if o.trace != nil && runs.count != 1 {
-                throw CLIError("run: --trace needs exactly one run, \(scenario.base.name) has \(runs.count); add --point P --replication R")
+            for (option, given) in [("--trace", o.trace != nil), ("--events", o.events != nil)] where given && runs.count != 1 {
+                throw CLIError("run: \(option) needs exactly one run, \(scenario.base.name) has \(runs.count); add --point P --replication R")
             }
             let bar = ProgressBar(label: scenario.base.name, enabled: progress, io: io)
             let records: [RunRecord]

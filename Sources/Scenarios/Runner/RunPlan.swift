@@ -10,8 +10,18 @@ public struct ResolvedRun: Sendable {
     public var seed: UInt64
     public var spec: ScenarioSpec
     public var assignments: [(path: String, value: JSONValue)]
-    /// Where to write the event trace, if asked (`--trace`).
+    /// Where to write the protocol log, if asked (`--trace`).
     public var tracePath: String?
+    /// Where to write the kernel's event trace, if asked (`--events`).
+    public var events: EventTraceRequest? = nil
+}
+
+/// `--events FILE [--event-kinds K,…]`: the kernel's JSON Lines trace of one run.
+public struct EventTraceRequest: Sendable, Equatable {
+    public var path: String
+    /// Keep only these event kinds (nil: all).
+    public var kinds: [String]?
+    public init(path: String, kinds: [String]? = nil) { self.path = path; self.kinds = kinds }
 }
 
 /// A checker's verdict on one run (safety: something bad happened; liveness:
@@ -71,7 +81,7 @@ public struct RunPlan: Sendable {
     public var scenario: LoadedScenario
     public var runs: [ResolvedRun]
 
-    public init(_ scenario: LoadedScenario, tracePath: String? = nil) {
+    public init(_ scenario: LoadedScenario, tracePath: String? = nil, events: EventTraceRequest? = nil) {
         self.scenario = scenario
         let r = scenario.base.replications
         var runs: [ResolvedRun] = []
@@ -81,7 +91,7 @@ public struct RunPlan: Sendable {
             for rep in 0..<r {
                 runs.append(ResolvedRun(index: p * r + rep, point: p, replication: rep,
                                         seed: Self.runSeed(scenarioSeed: spec.seed, point: p, replication: rep),
-                                        spec: spec, assignments: point.assignments, tracePath: tracePath))
+                                        spec: spec, assignments: point.assignments, tracePath: tracePath, events: events))
             }
         }
         self.runs = runs

@@ -10,6 +10,9 @@ import GrouperModel
 public struct GrouperExecutor: RunExecutor {
     public init() {}
 
+    /// The event kinds `--event-kinds` may name.
+    public static var eventKinds: [String] { GrouperEvent.traceKinds }
+
     public func execute(_ run: ResolvedRun) throws -> RunOutcome {
         let spec = run.spec
         let config = Self.config(spec, seed: run.seed)
@@ -18,6 +21,8 @@ public struct GrouperExecutor: RunExecutor {
             throw RunFailure(runIndex: run.index, message: "the protocol model rejected the configuration: \(error)")
         }
         system.loggingEnabled = run.tracePath != nil
+        let events = try run.events.map { try EventTraceFile(request: $0) }
+        system.traceEvents(to: events?.sink)
         let latency = LatencyRecorder()
         GrouperDrivers.schedule(spec, on: system, streams: RandomStreams(rootSeed: run.seed), latency: latency)
         let warmup = SimTime.zero + spec.warmup
@@ -29,6 +34,7 @@ public struct GrouperExecutor: RunExecutor {
         if let path = run.tracePath {
             try TraceFile.write(system.log.map(\.description).joined(separator: "\n") + "\n", to: path)
         }
+        try events?.finish()
         let metrics = GrouperMetrics(system: system, spec: spec, atWarmup: atWarmup, report: report, latency: latency)
         let checkers = ScenarioSpec.checkers.map { name -> CheckerVerdict in
             let found = report.findings(of: name)

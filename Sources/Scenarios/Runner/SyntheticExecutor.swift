@@ -32,11 +32,3 @@ public struct SyntheticExecutor: RunExecutor {
                           fingerprint: fp)
     }
 }
-
-import Foundation
-/// Writes a trace file atomically.
-enum TraceFile {
-    static func write(_ text: String, to path: String) throws {
-        try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
-    }
-}
