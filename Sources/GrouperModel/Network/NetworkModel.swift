@@ -8,15 +8,21 @@ public struct NetworkModel: Sendable {
     public let profile: NetworkProfile
     var uplinkFreeAt: [SimTime]
     var downlinkFreeAt: [SimTime]
+    /// Bytes each device has sent (requests) and received (responses), each transfer counted
+    /// with the profile's per-transfer overhead, as the link time charges it.
+    public private(set) var traffic: [DeviceTraffic]
 
     public init(profile: NetworkProfile, devices: Int) {
         self.profile = profile
         uplinkFreeAt = Array(repeating: .zero, count: devices)
         downlinkFreeAt = Array(repeating: .zero, count: devices)
+        traffic = Array(repeating: DeviceTraffic(), count: devices)
     }
 
     /// When a request of `bytes` sent by `device` at `time` reaches `server`.
     public mutating func requestArrival(device: Int, server: Int, bytes: Int, at time: SimTime) -> SimTime {
+        traffic[device].bytesSent += bytes + profile.overheadBytes
+        traffic[device].requests += 1
         let start = max(time, uplinkFreeAt[device])
         let done = start + profile.transferTime(bytes: bytes)
         uplinkFreeAt[device] = done
@@ -25,6 +31,7 @@ public struct NetworkModel: Sendable {
 
     /// When a response of `bytes` sent by `server` at `time` has fully reached `device`.
     public mutating func responseArrival(device: Int, server: Int, bytes: Int, at time: SimTime) -> SimTime {
+        traffic[device].bytesReceived += bytes + profile.overheadBytes
         let reach = time + profile.latency(server: server)
         let start = max(reach, downlinkFreeAt[device])
         let done = start + profile.transferTime(bytes: bytes)
@@ -35,6 +42,23 @@ public struct NetworkModel: Sendable {
     /// A refusal: one round trip, no payload.
     public func refusalArrival(server: Int, at time: SimTime) -> SimTime {
         time + profile.latency(server: server) + profile.latency(server: server)
+    }
+}
+
+/// One device's traffic with the servers so far. Not part of the run's fingerprint.
+public struct DeviceTraffic: Equatable, Sendable {
+    public var bytesSent = 0
+    public var bytesReceived = 0
+    /// Requests that left the device (refusals and blackholed requests included).
+    public var requests = 0
+    public init() {}
+
+    public static func - (a: DeviceTraffic, b: DeviceTraffic) -> DeviceTraffic {
+        var d = DeviceTraffic()
+        d.bytesSent = a.bytesSent - b.bytesSent
+        d.bytesReceived = a.bytesReceived - b.bytesReceived
+        d.requests = a.requests - b.requests
+        return d
     }
 }
 

@@ -108,6 +108,8 @@ public final class GrouperSystem {
     /// in the run, its counters or its fingerprint.
     public func traceEvents(to sink: TraceSink?) { sim.trace = sink }
     public var timings: [TransferTiming] { world.timings }
+    /// Bytes and requests each device has exchanged with the servers so far (by device index).
+    public var traffic: [DeviceTraffic] { world.network.traffic }
     public var writes: [ObjectWrite] { world.writes }
     public var nodeIDs: [String] { world.nodeIDs }
     public var groupID: String { world.groupID }

@@ -7,7 +7,9 @@ final class LatencyRecorder {
     private var writtenAt: [String: SimTime] = [:]
     private var indexed = 0
     private(set) var total = 0.0
-    private(set) var count = 0
+    /// Every latency recorded, in seconds, in delivery order.
+    private(set) var samples: [Double] = []
+    var count: Int { samples.count }
 
     /// Adds the latency of every update in `messages`, received now by one device.
     func record(_ messages: [GrouperMessage], on system: GrouperSystem) {
@@ -17,9 +19,18 @@ final class LatencyRecorder {
                 while indexed < writes.count { writtenAt[writes[indexed].messageID] = writes[indexed].time; indexed += 1 }
             }
             guard let t = writtenAt[m.messageID], t >= since else { continue }
-            total += (system.now - t).seconds
-            count += 1
+            let latency = (system.now - t).seconds
+            total += latency
+            samples.append(latency)
         }
+    }
+
+    /// The nearest-rank `q`-quantile (0 < q ≤ 1) of the samples; NaN when there are none.
+    func quantile(_ q: Double) -> Double {
+        guard !samples.isEmpty else { return .nan }
+        let sorted = samples.sorted()
+        let rank = Int((q * Double(sorted.count)).rounded(.up))
+        return sorted[min(max(rank, 1), sorted.count) - 1]
     }
 }
 

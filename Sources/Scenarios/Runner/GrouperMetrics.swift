@@ -8,6 +8,8 @@ struct GrouperMetrics {
     let atWarmup: ProtocolCounters
     let report: CheckReport
     let latency: LatencyRecorder
+    /// Per-device traffic at the end of warm-up.
+    let trafficAtWarmup: [DeviceTraffic]
 
     var all: [(name: String, value: Double)] {
         MetricCatalog.all.map { ($0.name, value($0.name)) }
@@ -38,8 +40,22 @@ struct GrouperMetrics {
         case "unsent_retries": return count(.unsentRetries)
         case "upload_failures": return count(.uploadFailures)
         case "delivery_latency": return latency.count == 0 ? .nan : latency.total / Double(latency.count)
+        case "delivery_latency_p50": return latency.quantile(0.5)
+        case "delivery_latency_p95": return latency.quantile(0.95)
+        case "delivery_latency_max": return latency.quantile(1)
+        case "bytes_uploaded": return Double(traffic.bytesSent)
+        case "bytes_downloaded": return Double(traffic.bytesReceived)
+        case "requests": return Double(traffic.requests)
         case "events": return Double(system.eventsProcessed)
         default: return timing(name)
+        }
+    }
+
+    /// Traffic summed over devices since warm-up.
+    var traffic: DeviceTraffic {
+        zip(system.traffic, trafficAtWarmup).reduce(into: DeviceTraffic()) { sum, pair in
+            let d = pair.0 - pair.1
+            sum.bytesSent += d.bytesSent; sum.bytesReceived += d.bytesReceived; sum.requests += d.requests
         }
     }
 

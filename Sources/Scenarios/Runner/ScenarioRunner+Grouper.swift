@@ -27,7 +27,7 @@ public struct GrouperExecutor: RunExecutor {
         GrouperDrivers.schedule(spec, on: system, streams: RandomStreams(rootSeed: run.seed), latency: latency)
         let warmup = SimTime.zero + spec.warmup
         system.run(until: warmup)
-        let atWarmup = system.counters
+        let atWarmup = system.counters, trafficAtWarmup = system.traffic
         latency.since = warmup
         system.run(until: SimTime.zero + spec.duration)
         let report = system.check()
@@ -35,7 +35,8 @@ public struct GrouperExecutor: RunExecutor {
             try TraceFile.write(system.log.map(\.description).joined(separator: "\n") + "\n", to: path)
         }
         try events?.finish()
-        let metrics = GrouperMetrics(system: system, spec: spec, atWarmup: atWarmup, report: report, latency: latency)
+        let metrics = GrouperMetrics(system: system, spec: spec, atWarmup: atWarmup, report: report, latency: latency,
+                                     trafficAtWarmup: trafficAtWarmup)
         let checkers = ScenarioSpec.checkers.map { name -> CheckerVerdict in
             let found = report.findings(of: name)
             let required = spec.require.contains(name)

@@ -34,6 +34,12 @@ public enum MetricCatalog {
         Metric(name: "download_sharing_time", unit: "s", summary: "mean secret-sharing time of such a receive round"),
         Metric(name: "download_network_time", unit: "s", summary: "mean network (and server) time of such a receive round"),
         Metric(name: "delivery_latency", unit: "s", summary: "mean time from an update's write to its delivery on a receiver"),
+        Metric(name: "delivery_latency_p50", unit: "s", summary: "median of those delivery times (nearest rank)"),
+        Metric(name: "delivery_latency_p95", unit: "s", summary: "95th percentile of those delivery times (nearest rank)"),
+        Metric(name: "delivery_latency_max", unit: "s", summary: "longest of those delivery times"),
+        Metric(name: "bytes_uploaded", unit: "bytes", summary: "bytes devices sent to servers (requests, with per-transfer overhead)"),
+        Metric(name: "bytes_downloaded", unit: "bytes", summary: "bytes devices received from servers (responses, with overhead)"),
+        Metric(name: "requests", unit: "requests", summary: "requests devices sent to servers (refused and lost ones included)"),
         Metric(name: "events", unit: "events", summary: "simulation events processed"),
     ]
 
