@@ -114,6 +114,13 @@ public final class GrouperSystem {
     public var nodeIDs: [String] { world.nodeIDs }
     public var groupID: String { world.groupID }
 
+    /// Shares all servers hold right now (stored and not yet deleted by a TTL sweep).
+    public var sharesOnServers: Int { world.serverNodes.reduce(0) { $0 + $1.server.shares.count } }
+    /// Devices online right now.
+    public var devicesOnline: Int { world.deviceNodes.reduce(0) { $0 + ($1.online ? 1 : 0) } }
+    /// Messages waiting in all devices' unsent queues right now.
+    public var unsentMessages: Int { world.deviceNodes.reduce(0) { $0 + $1.unsent.count } }
+
     public func isOnline(device: Int) -> Bool { world.deviceNodes[device].online }
     public func isMember(device: Int) -> Bool { world.deviceNodes[device].isMember }
     /// Live objects of a device, sorted by object id.

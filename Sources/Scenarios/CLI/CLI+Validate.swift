@@ -59,6 +59,8 @@ extension GrouperCLI {
         s += "\nPROTOCOL VARIANTS: \(ProtocolVariant.allCases.map(\.rawValue).joined(separator: ", "))\n"
         s += "SHARING SCHEMES: gf256, csss257\n\nMETRICS\n"
         for m in MetricCatalog.all { s += "  \(m.name.padding(toLength: 22, withPad: " ", startingAt: 0))[\(m.unit)] \(m.summary)\n" }
+        s += "\nSERIES (\"series\": {\"every\": DURATION, \"metrics\": [...]}: sampled during each run)\n"
+        for m in SeriesCatalog.all { s += "  \(m.name.padding(toLength: 22, withPad: " ", startingAt: 0))[\(m.unit)] \(m.summary)\n" }
         return s
     }
 }

@@ -6,6 +6,8 @@ extension ResultSet {
     public var files: [(name: String, contents: String)] {
         var out: [(name: String, contents: String)] = [("runs.csv", runsCSV), ("summary.csv", summaryCSV), ("summary.md", summaryMarkdown)]
         out += plots.map { ($0.fileName, $0.plot.render()) }
+        if let csv = seriesCSV { out.append(("series.csv", csv)) }
+        out += seriesPlots.map { ($0.fileName, $0.plot.render()) }
         out.append(("manifest.json", manifest(files: out)))
         return out
     }

@@ -19,14 +19,17 @@ public struct ShardFile: Sendable {
 
     public func render() -> String {
         func opt(_ v: UInt64?) -> JSONValue { v.map(ResultSet.integer) ?? .null }
+        func exact(_ v: Double) -> JSONValue { v.isFinite ? .number(v, text: "\(v)") : .null }
         let runs: [JSONValue] = records.map { r in
-            .object([("run", .number(Double(r.index))), ("point", .number(Double(r.point))),
+            var fields: [(String, JSONValue)] = [("run", .number(Double(r.index))), ("point", .number(Double(r.point))),
                      ("replication", .number(Double(r.replication))), ("seed", ResultSet.integer(r.seed)),
-                     ("metrics", .array(r.metrics.map { $0.isFinite ? .number($0, text: "\($0)") : .null })),
+                     ("metrics", .array(r.metrics.map(exact))),
                      ("checkers", .array(r.checkers.map { c in
                         .object([("name", .string(c.name)), ("kind", .string(c.kind.rawValue)),
                                  ("passed", .bool(c.passed)), ("detail", .string(c.detail))]) })),
-                     ("fingerprint", .string(NumberFormat.hex(r.fingerprint)))])
+                     ("fingerprint", .string(NumberFormat.hex(r.fingerprint)))]
+            if !r.series.isEmpty { fields.append(("series", .array(r.series.map { .array($0.map(exact)) }))) }
+            return .object(fields)
         }
         return JSONWriter.pretty(.object([
             ("format", .string("grouper-sim-shard-1")), ("version", .string(GrouperCLI.version)),
@@ -58,13 +61,23 @@ public struct ShardFile: Sendable {
                   case .number(_, let seedText)? = r["seed"], let s = UInt64(seedText),
                   case .array(let ms)? = r["metrics"], case .array(let cs)? = r["checkers"],
                   case .string(let fp)? = r["fingerprint"], let fpv = UInt64(fp, radix: 16) else { throw bad("malformed run") }
-            let metrics = ms.map { v -> Double in if case .number(_, let t) = v { return Double(t) ?? .nan } else { return .nan } }
+            func value(_ v: JSONValue) -> Double { if case .number(_, let t) = v { return Double(t) ?? .nan } else { return .nan } }
+            let metrics = ms.map(value)
+            var series: [[Double]] = []
+            if let rows = r["series"] {
+                guard case .array(let rs) = rows else { throw bad("malformed series") }
+                series = try rs.map { row in
+                    guard case .array(let vs) = row else { throw bad("malformed series row") }
+                    return vs.map(value)
+                }
+            }
             let checkers = try cs.map { c -> CheckerVerdict in
                 guard case .string(let n)? = c["name"], case .string(let k)? = c["kind"], let kind = CheckerVerdict.Kind(rawValue: k),
                       case .bool(let ok)? = c["passed"], case .string(let d)? = c["detail"] else { throw bad("malformed checker") }
                 return CheckerVerdict(name: n, kind: kind, passed: ok, detail: d)
             }
-            return RunRecord(index: i, point: p, replication: rep, seed: s, metrics: metrics, checkers: checkers, fingerprint: fpv)
+            return RunRecord(index: i, point: p, replication: rep, seed: s, metrics: metrics, checkers: checkers, fingerprint: fpv,
+                             series: series)
         }
         return ShardFile(shard: shard, of: of, source: ScenarioSource(label: label, bytes: Array(data)),
                          seed: seed, replications: reps, records: records)

@@ -96,3 +96,46 @@ struct GrouperMetrics {
         return pairs == 0 ? .nan : Double(good) / Double(pairs)
     }
 }
+
+/// Advances a run while sampling the spec's `series` at its sample times. Sampling only
+/// reads the system, so a run with series processes the same events as one without.
+struct GrouperSeries {
+    let names: [String]
+    let times: [SimTime]
+    let system: GrouperSystem
+    private var next = 0
+    private(set) var rows: [[Double]] = []
+
+    init(spec: ScenarioSpec, system: GrouperSystem) {
+        names = spec.series?.metrics ?? []
+        times = spec.series?.times(duration: spec.duration) ?? []
+        self.system = system
+        rows.reserveCapacity(times.count)
+    }
+
+    /// Runs every event up to and including `time`, sampling at each sample time on the way.
+    mutating func run(until time: SimTime) {
+        while next < times.count && times[next] <= time {
+            system.run(until: times[next])
+            rows.append(names.map(value))
+            next += 1
+        }
+        system.run(until: time)
+    }
+
+    /// A series value now (`SeriesCatalog`): counts since the start of the run, or states.
+    func value(_ name: String) -> Double {
+        switch name {
+        case "shares_on_servers": return Double(system.sharesOnServers)
+        case "devices_online": return Double(system.devicesOnline)
+        case "unsent_messages": return Double(system.unsentMessages)
+        case "messages_uploaded": return Double(system.counters.total(.messagesUploaded))
+        case "messages_rebuilt": return Double(system.counters.total(.messagesRebuilt))
+        case "resend_requests": return Double(system.counters.total(.resendRequests))
+        case "reuploads": return Double(system.counters.total(.reUploads))
+        case "bytes_uploaded": return Double(system.traffic.reduce(0) { $0 + $1.bytesSent })
+        case "bytes_downloaded": return Double(system.traffic.reduce(0) { $0 + $1.bytesReceived })
+        default: preconditionFailure("series '\(name)' is in SeriesCatalog but not sampled")
+        }
+    }
+}

@@ -45,8 +45,14 @@ public enum ParallelRunner {
             }
             values.append(v.value)
         }
+        let samples = run.spec.series.map { $0.times(duration: run.spec.duration).count } ?? 0
+        let width = run.spec.series?.metrics.count ?? 0
+        guard outcome.series.count == samples, outcome.series.allSatisfy({ $0.count == width }) else {
+            throw RunFailure(runIndex: run.index, message: "the executor reported \(outcome.series.count) series samples, expected \(samples) of \(width) values")
+        }
         return RunRecord(index: run.index, point: run.point, replication: run.replication, seed: run.seed,
-                         metrics: values, checkers: outcome.checkers, fingerprint: outcome.fingerprint)
+                         metrics: values, checkers: outcome.checkers, fingerprint: outcome.fingerprint,
+                         series: outcome.series)
     }
 
     private final class Shared: @unchecked Sendable {

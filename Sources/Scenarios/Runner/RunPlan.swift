@@ -45,8 +45,12 @@ public struct RunOutcome: Sendable {
     public var checkers: [CheckerVerdict]
     /// Hash of the run's event stream / results; equal on a rerun with the same seed.
     public var fingerprint: UInt64
-    public init(metrics: [(name: String, value: Double)], checkers: [CheckerVerdict], fingerprint: UInt64) {
-        self.metrics = metrics; self.checkers = checkers; self.fingerprint = fingerprint
+    /// With a `series` in the spec: one row per sample time (`SeriesSpec.times`), one value
+    /// per series metric in the spec's order. Empty otherwise.
+    public var series: [[Double]]
+    public init(metrics: [(name: String, value: Double)], checkers: [CheckerVerdict], fingerprint: UInt64,
+                series: [[Double]] = []) {
+        self.metrics = metrics; self.checkers = checkers; self.fingerprint = fingerprint; self.series = series
     }
 }
 
@@ -66,13 +70,15 @@ public struct RunRecord: Equatable, Sendable {
     public var metrics: [Double]
     public var checkers: [CheckerVerdict]
     public var fingerprint: UInt64
+    /// Series samples (see `RunOutcome.series`); empty without a `series` in the spec.
+    public var series: [[Double]] = []
 
     public var failedCheckers: [CheckerVerdict] { checkers.filter { !$0.passed } }
 
     public static func == (a: RunRecord, b: RunRecord) -> Bool {
         a.index == b.index && a.point == b.point && a.replication == b.replication && a.seed == b.seed
             && a.metrics.map(\.bitPattern) == b.metrics.map(\.bitPattern) && a.checkers == b.checkers
-            && a.fingerprint == b.fingerprint
+            && a.fingerprint == b.fingerprint && a.series.map { $0.map(\.bitPattern) } == b.series.map { $0.map(\.bitPattern) }
     }
 }
 

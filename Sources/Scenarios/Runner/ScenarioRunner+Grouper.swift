@@ -25,11 +25,13 @@ public struct GrouperExecutor: RunExecutor {
         system.traceEvents(to: events?.sink)
         let latency = LatencyRecorder()
         GrouperDrivers.schedule(spec, on: system, streams: RandomStreams(rootSeed: run.seed), latency: latency)
+        var sampler = GrouperSeries(spec: spec, system: system)
+        // Counts cover [warm-up, duration): the snapshot comes before any event at the warm-up time.
         let warmup = SimTime.zero + spec.warmup
-        system.run(until: warmup)
+        if warmup > .zero { sampler.run(until: warmup - SimDuration(nanoseconds: 1)) }
         let atWarmup = system.counters, trafficAtWarmup = system.traffic
         latency.since = warmup
-        system.run(until: SimTime.zero + spec.duration)
+        sampler.run(until: SimTime.zero + spec.duration)
         let report = system.check()
         if let path = run.tracePath {
             try TraceFile.write(system.log.map(\.description).joined(separator: "\n") + "\n", to: path)
@@ -46,7 +48,8 @@ public struct GrouperExecutor: RunExecutor {
                                       + (found.count > 5 ? "; … \(found.count - 5) more" : ""))
         }
         return RunOutcome(metrics: metrics.all, checkers: checkers,
-                          fingerprint: UInt64(system.fingerprint, radix: 16) ?? StableHash.fnv1a64(system.fingerprint))
+                          fingerprint: UInt64(system.fingerprint, radix: 16) ?? StableHash.fnv1a64(system.fingerprint),
+                          series: sampler.rows)
     }
 
     /// The protocol configuration of a scenario point.

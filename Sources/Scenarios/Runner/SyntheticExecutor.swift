@@ -27,8 +27,15 @@ public struct SyntheticExecutor: RunExecutor {
         if let path = run.tracePath {
             try TraceFile.write("synthetic run \(run.index) seed \(run.seed): no events (synthetic engine)\n", to: path)
         }
+        var series: [[Double]] = []
+        if let spec = run.spec.series {
+            var rng = RandomStreams(rootSeed: run.seed).stream(named: "synthetic/series")
+            for (i, _) in spec.times(duration: run.spec.duration).enumerated() {
+                series.append(spec.metrics.map { _ in Double(i + 1) * (1 + 0.1 * rng.nextDouble()) })
+            }
+        }
         return RunOutcome(metrics: metrics,
                           checkers: [CheckerVerdict(name: "synthetic", kind: .safety, passed: true)],
-                          fingerprint: fp)
+                          fingerprint: fp, series: series)
     }
 }

@@ -8,7 +8,7 @@ struct ScenarioReader {
 
     static let topKeys = ["format", "name", "description", "seed", "replications", "duration", "warmup",
                           "group", "protocol", "sharing", "workload", "churn", "faults", "profiles",
-                          "sweep", "metrics", "require", "settle"]
+                          "sweep", "metrics", "series", "require", "settle"]
 
     /// The spec, or nil when any issue was added (issues are in `sink`).
     func read(_ root: JSONValue) -> ScenarioSpec? {
@@ -36,6 +36,7 @@ struct ScenarioReader {
         let sweep = readSweep(obj.optional("sweep"))
         let metrics = readMetrics(obj.optional("metrics"))
         let require = readRequire(obj.optional("require"))
+        let series = readSeries(obj.optional("series"), duration: duration)
         let settle = obj.optional("settle").map { $0.duration(positive: false) } ?? .zero
         if let d = duration, let st = settle, st >= d {
             sink.add("settle", "got \"\(st)\", expected a settle time shorter than the duration (\(d))")
@@ -48,12 +49,12 @@ struct ScenarioReader {
         }
         guard sink.count == before, let name, let seed, let replications, let duration, let warmup, let group,
               let proto, let sharing, let workload, let churn, let faults, let profiles, let sweep, let metrics,
-              let require, let settle
+              let require, let settle, let series
         else { return nil }
         return ScenarioSpec(name: name, description: description, seed: seed, replications: replications,
                             duration: duration, warmup: warmup, group: group, protocolSpec: proto,
                             sharing: sharing, workload: workload, churn: churn, faults: faults,
-                            profiles: profiles, sweep: sweep, metrics: metrics,
+                            profiles: profiles, sweep: sweep, metrics: metrics, series: series,
                             require: require, settle: settle)
     }
 
@@ -137,9 +138,9 @@ struct ScenarioReader {
         return out.count == items.count ? out : nil
     }
 
-    func readMetrics(_ n: Node?) -> [String]? {
+    func readMetrics(_ n: Node?, catalog: [MetricCatalog.Metric] = MetricCatalog.all) -> [String]? {
         guard let n else { return MetricCatalog.defaults }
-        let names = MetricCatalog.all.map(\.name)
+        let names = catalog.map(\.name)
         guard case .array(let items) = n.value, !items.isEmpty else {
             n.fail("a non-empty list of metric names (see `grouper-sim list`)"); return nil
         }
@@ -150,5 +151,25 @@ struct ScenarioReader {
             if out.contains(name) { m.fail("a metric not listed before") } else { out.append(name) }
         }
         return out.count == items.count ? out : nil
+    }
+
+    /// `"series": {"every": duration, "metrics": [...]}`; absent: no series (`.some(nil)`).
+    func readSeries(_ n: Node?, duration: SimDuration?) -> SeriesSpec?? {
+        guard let n else { return .some(nil) }
+        guard let o = ObjectReader(n, allowed: ["every", "metrics"]) else { return nil }
+        let before = sink.count
+        let every = o.required("every", "the sampling interval, " + Node.durationHelp).flatMap { $0.duration(positive: true) }
+        let names = o.required("metrics", "a non-empty list of series names (see `grouper-sim list`)").flatMap {
+            readMetrics($0, catalog: SeriesCatalog.all)
+        }
+        if let every, let d = duration {
+            if every > d {
+                sink.add(n.key("every"), "got \"\(every)\", expected an interval no longer than the duration (\(d))")
+            } else if d.nanoseconds / every.nanoseconds > Int64(SeriesSpec.maxSamples) {
+                sink.add(n.key("every"), "got \"\(every)\", expected at most \(SeriesSpec.maxSamples) samples per run (every ≥ \(SimDuration(nanoseconds: (d.nanoseconds + Int64(SeriesSpec.maxSamples) - 1) / Int64(SeriesSpec.maxSamples))))")
+            }
+        }
+        guard sink.count == before, let every, let names else { return nil }
+        return .some(SeriesSpec(every: every, metrics: names))
     }
 }

@@ -23,6 +23,8 @@ public struct ScenarioSpec: Equatable, Sendable {
     public var sweep: [SweepAxis]
     /// Metric names from `MetricCatalog`, in report order.
     public var metrics: [String]
+    /// Values sampled over time in each run (`series.csv`), if asked.
+    public var series: SeriesSpec?
     /// Checkers whose failure fails the run (exit code 1); the others are only reported.
     public var require: [String]
     /// During the last `settle` of the run churn and fault processes stop: every

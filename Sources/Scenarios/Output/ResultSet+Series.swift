@@ -1,0 +1,55 @@
+import SimKernel
+
+/// The `series` outputs: `series.csv` and one time plot per series metric.
+extension ResultSet {
+    /// `series.csv`: long format, one row per (sweep point, sample time, series metric).
+    /// Columns: point, swept paths, time_s, metric, unit, n, mean, ci95_half_width (empty
+    /// when n < 2). Means are over replications.
+    public var seriesCSV: String? {
+        guard let series = spec.series else { return nil }
+        let times = series.times(duration: spec.duration)
+        var rows = [["point"] + sweptPaths + ["time_s", "metric", "unit", "n", "mean", "ci95_half_width"]]
+        for (p, point) in scenario.points.enumerated() {
+            let params = point.assignments.map { SweepPoint.text($0.value) }
+            for (t, time) in times.enumerated() {
+                for (m, name) in series.metrics.enumerated() {
+                    let s = seriesSummary(point: p, sample: t, metric: m)
+                    rows.append([String(p)] + params + [NumberFormat.fixed(time.sinceStart.seconds), name,
+                                 Self.seriesUnit(name), String(s.n), NumberFormat.fixed(s.mean),
+                                 s.ci95HalfWidth.isNaN ? "" : NumberFormat.fixed(s.ci95HalfWidth)])
+                }
+            }
+        }
+        return CSV.render(rows)
+    }
+
+    /// Summary over replications of series metric `m` at sample `t` of point `p`.
+    func seriesSummary(point p: Int, sample t: Int, metric m: Int) -> SampleSummary {
+        SampleSummary(records(point: p).map { $0.series[t][m] })
+    }
+
+    /// One plot per series metric: value against time (hours when the run is longer than
+    /// two hours, else minutes), one line per sweep point, error bars = 95% CI.
+    public var seriesPlots: [(fileName: String, plot: SVGPlot)] {
+        guard let series = spec.series else { return [] }
+        let times = series.times(duration: spec.duration)
+        let hours = spec.duration > .hours(2)
+        let scale = hours ? 3600.0 : 60.0
+        return series.metrics.enumerated().map { m, name in
+            let lines = scenario.points.indices.map { p -> SVGPlot.Series in
+                let label = scenario.points[p].assignments.isEmpty ? name
+                    : scenario.points[p].assignments.map { "\($0.path)=\(SweepPoint.text($0.value))" }.joined(separator: ", ")
+                let pts = times.indices.map { t -> (x: Double, y: Double, error: Double) in
+                    let s = seriesSummary(point: p, sample: t, metric: m)
+                    return (times[t].sinceStart.seconds / scale, s.mean, s.ci95HalfWidth)
+                }
+                return SVGPlot.Series(label: label, points: pts)
+            }
+            let plot = SVGPlot(title: "\(spec.name): \(name) over time", xTitle: "time (\(hours ? "h" : "min"))",
+                               yTitle: "\(name) (\(Self.seriesUnit(name)))", series: lines)
+            return ("plot-series-\(name).svg", plot)
+        }
+    }
+
+    static func seriesUnit(_ name: String) -> String { SeriesCatalog.metric(named: name)?.unit ?? "" }
+}
