@@ -124,11 +124,7 @@ public enum RunCommand {
         var out: [LoadedScenario] = [], issues: [ScenarioIssue] = []
         for f in files {
             do {
-                let src: ScenarioSource
-                if !FileManager.default.fileExists(atPath: f), let b = BuiltinScenarios.source(named: f) { src = b } else {
-                    src = try ScenarioSource.read(path: f)
-                }
-                out.append(try ScenarioLoader.load(src))
+                out.append(try ScenarioLoader.load(BuiltinScenarios.resolve(f)))
             } catch { issues += error.issues }
         }
         guard issues.isEmpty else {
