@@ -61,7 +61,7 @@ extension GrouperCLI {
             Runs every sweep point × replication of each scenario (docs/scenarios.md) and writes
             runs.csv, summary.csv, summary.md, plot-*.svg and manifest.json to results/<name>/
             (with --out DIR: into DIR for one file, DIR/<name>/ for several). A FILE that does not
-            exist may name a built-in scenario (`grouper-sim list`).
+            exist may name a built-in scenario (`grouper-sim list`), e.g. thesis-fig6-1.
 
             OPTIONS:
               --seed S           replace the scenario's seed (run seeds derive from it)
