@@ -1,7 +1,7 @@
 /// The thesis testbed (chapter 6) as cost profiles. Estimates from public hardware facts,
 /// not fitted to the thesis's figures; the rationale of every constant is in docs/profiles.md.
-/// The scenario catalog (`a5`, `lab-80211n`, `tomcat-mysql` in Scenarios' `ProfileCatalog`)
-/// carries the same numbers; a test keeps them equal.
+/// These constants are the only definition of the numbers: Scenarios' `ProfileCatalog` builds
+/// its `a5`, `lab-80211n` and `tomcat-mysql` rows from them.
 extension DeviceProfile {
     /// iPhone 4s / iPod touch 5th gen: Apple A5, dual Cortex-A9 at 800 MHz, 512 MB RAM.
     /// 40 ns per field multiply-add (~32 cycles incl. the mod-257 reduction and loads),

@@ -24,11 +24,8 @@ public struct DeviceProfile: Codable, Equatable, Sendable {
         self.nanosPerRequest = nanosPerRequest
     }
 
-    /// A generic modern phone in a lab: placeholder numbers of the right order of magnitude,
-    /// not fitted to the thesis (the A5 profile comes with the reproduction issue).
-    public static let lab = DeviceProfile(name: "lab", nanosPerFieldOp: 5, nanosPerRandomByte: 10,
-                                          nanosPerJSONByte: 50, nanosPerStoreWrite: 200_000,
-                                          nanosPerRequest: 500_000)
+    /// `modern` under the name "lab": the default of `SystemConfig` (see Profiles+Builtins.swift).
+    public static let lab = DeviceProfile.modern.renamed("lab")
 
     /// CPU time of a split or join.
     public func sharingTime(_ w: SharingWork) -> SimDuration {
@@ -62,10 +59,8 @@ public struct NetworkProfile: Codable, Equatable, Sendable {
         self.pushLatencyNanos = pushLatencyNanos
     }
 
-    /// A lab WLAN: 5 ms one way (+0.1 ms per server index), 2.5 MB/s per device, 400 B overhead.
-    public static let lab = NetworkProfile(name: "lab", latencyNanos: 5_000_000, latencyStepNanos: 100_000,
-                                           bytesPerSecond: 2_500_000, overheadBytes: 400,
-                                           pushLatencyNanos: 300_000_000)
+    /// `lab80211n` under the name "lab": the default of `SystemConfig`.
+    public static let lab = NetworkProfile.lab80211n.renamed("lab")
 
     public func latency(server: Int) -> SimDuration {
         .nanoseconds(latencyNanos + Int64(server) * latencyStepNanos)
@@ -87,8 +82,8 @@ public struct ServerProfile: Codable, Equatable, Sendable {
         self.name = name; self.nanosPerRequest = nanosPerRequest; self.nanosPerShare = nanosPerShare
     }
 
-    /// 2 ms per request, 0.2 ms per share.
-    public static let lab = ServerProfile(name: "lab", nanosPerRequest: 2_000_000, nanosPerShare: 200_000)
+    /// `fast` under the name "lab": the default of `SystemConfig`.
+    public static let lab = ServerProfile.fast.renamed("lab")
 
     public func processingTime(shares: Int) -> SimDuration {
         .nanoseconds(nanosPerRequest + Int64(shares) * nanosPerShare)

@@ -102,6 +102,9 @@ public struct SystemConfig: Codable, Equatable, Sendable {
     public var batchLimit: Int
     public var seed: UInt64
 
+    /// 60 s: the request timeout of `init` and of every built-in network profile.
+    public static let defaultRequestTimeout: SimDuration = .seconds(Int64(60))
+
     /// f(k, n, s) with defaults for everything else (1 h TTL, lab profiles, thesis variant).
     public init(devices: Int = 3, servers: Int = 3, k: Int = 2, s: Int = 3,
                 ttl: SimDuration = .hours(1), variant: ProtocolVariant = .thesis,
@@ -115,7 +118,7 @@ public struct SystemConfig: Codable, Equatable, Sendable {
                                      onReconnect: true)
         self.unsent = UnsentRetryPolicy(onReconnect: true, period: .minutes(5))
         self.resendRetry = SimDuration(nanoseconds: ttl.nanoseconds / 2)
-        self.requestTimeout = .seconds(Int64(60))
+        self.requestTimeout = Self.defaultRequestTimeout
         self.batchLimit = 100
         self.seed = seed
     }

@@ -85,7 +85,7 @@ extension GrouperCLI {
             Runs every sweep point × replication of each scenario (docs/scenarios.md) and writes
             runs.csv, summary.csv, summary.md, plot-*.svg and manifest.json to results/<name>/
             (with --out DIR: into DIR for one file, DIR/<name>/ for several). A FILE that does not
-            exist may name a built-in scenario (`grouper-sim list`).
+            exist may name a built-in scenario (`grouper-sim list`), e.g. thesis-fig6-1.
 
             OPTIONS:
               --seed S           replace the scenario's seed (run seeds derive from it)
@@ -154,11 +154,7 @@ public enum RunCommand {
         var out: [LoadedScenario] = [], issues: [ScenarioIssue] = []
         for f in files {
             do {
-                let src: ScenarioSource
-                if !FileManager.default.fileExists(atPath: f), let b = BuiltinScenarios.source(named: f) { src = b } else {
-                    src = try ScenarioSource.read(path: f)
-                }
-                out.append(try ScenarioLoader.load(src))
+                out.append(try ScenarioLoader.load(BuiltinScenarios.resolve(f)))
             } catch { issues += error.issues }
         }
         guard issues.isEmpty else {

@@ -29,23 +29,33 @@ extension GrouperCLI {
     static var listCommand: CLICommand {
         CLICommand(name: "list", summary: "List built-in scenarios, profiles, variants and metrics",
                    help: """
-            USAGE: grouper-sim list
+            USAGE: grouper-sim list [NAME]
 
             Prints the built-in scenarios (run them by name), the built-in device, network and
             server profiles with their values, the protocol variants, the sharing schemes and
-            the metrics a scenario can report.
+            the metrics a scenario can report. With NAME, prints that built-in scenario's JSON
+            text instead (`grouper-sim list thesis-fig6-1 > scenarios/thesis-fig6-1.json`).
 
             """,
                    run: { args, io in
-            try ArgumentList(args, command: "list").finish(known: [])
-            io.out(listing)
+            var l = ArgumentList(args, command: "list")
+            let names = l.positionals()
+            try l.finish(known: [])
+            guard let name = names.first else { io.out(listing); return .ok }
+            guard names.count == 1 else { throw CLIError("list: give at most one built-in scenario NAME, got \(names.count)") }
+            guard let b = BuiltinScenarios.all.first(where: { $0.name == name }) else {
+                throw CLIError("list: no built-in scenario '\(name)'\(didYouMean(name, among: BuiltinScenarios.all.map(\.name))); "
+                               + "run `grouper-sim list` for the names")
+            }
+            io.out(b.text)
             return .ok
         })
     }
 
     static var listing: String {
         var s = "BUILT-IN SCENARIOS (grouper-sim run NAME)\n"
-        for b in BuiltinScenarios.all { s += "  \(b.name.padding(toLength: 18, withPad: " ", startingAt: 0))\(b.summary)\n" }
+        let width = max(18, (BuiltinScenarios.all.map(\.name.count).max() ?? 0) + 2)
+        for b in BuiltinScenarios.all { s += "  \(b.name.padding(toLength: width, withPad: " ", startingAt: 0))\(b.summary)\n" }
         for kind in ProfileSpec.Kind.allCases {
             let fields = ProfileCatalog.fields(kind)
             s += "\n\(kind.rawValue.uppercased()) PROFILES (fields: \(fields.map { "\($0.name) [\($0.unit.rawValue)]" }.joined(separator: ", ")))\n"

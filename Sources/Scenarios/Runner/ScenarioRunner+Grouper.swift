@@ -58,15 +58,7 @@ public struct GrouperExecutor: RunExecutor {
         var c = SystemConfig(devices: g.devices, servers: g.n, k: g.k, s: g.s, ttl: g.ttl,
                              variant: p.variant, scheme: spec.sharing, seed: seed)
         c.sweepPeriod = g.sweepPeriod
-        let d = spec.profiles.device, n = spec.profiles.network, s = spec.profiles.server
-        c.device = DeviceProfile(name: d.base, nanosPerFieldOp: d["field_op"] * 1e9, nanosPerRandomByte: d["random_byte"] * 1e9,
-                                 nanosPerJSONByte: d["json_byte"] * 1e9, nanosPerStoreWrite: d["store_op"] * 1e9,
-                                 nanosPerRequest: d["request"] * 1e9)
-        c.network = NetworkProfile(name: n.base, latencyNanos: nanos(n["latency"]), latencyStepNanos: nanos(n["latency_step"]),
-                                   bytesPerSecond: n["bandwidth"], overheadBytes: Int(n["overhead"]),
-                                   pushLatencyNanos: nanos(n["push_latency"]))
-        c.requestTimeout = .nanoseconds(max(1, nanos(n["timeout"])))
-        c.server = ServerProfile(name: s.base, nanosPerRequest: nanos(s["processing"]), nanosPerShare: nanos(s["per_share"]))
+        for profile in [spec.profiles.device, spec.profiles.network, spec.profiles.server] { profile.apply(to: &c) }
         switch p.confirm.mode {
         case .periodic: c.confirm = ConfirmPolicy(period: p.confirm.period, onReconnect: p.confirm.onReconnect)
         case .afterReceive:

@@ -1,13 +1,30 @@
+import Foundation
+
 /// Scenarios shipped inside the tool: `grouper-sim run NAME` runs one when no
-/// file of that name exists. Each is also a documented example (docs/scenarios.md).
+/// file of that name exists. The examples are documented in docs/scenarios.md, the thesis
+/// experiments (`ThesisScenarios`) in docs/reproduction.md.
 public enum BuiltinScenarios {
+    /// The examples, then the thesis experiments and their gf256 twins: `grouper-sim list` order.
     public static let all: [(name: String, summary: String, text: String)] = [
         ("smoke", "3 devices, f(2,3,3), one hour of updates, no faults", smoke),
         ("churn-k-sweep", "10 devices with churn and a server outage, k = 1…3 × variant", churnSweep),
-    ]
+    ] + ThesisScenarios.builtins
 
     public static func source(named name: String) -> ScenarioSource? {
         all.first(where: { $0.name == name }).map { ScenarioSource(label: "builtin:\($0.name)", text: $0.text) }
+    }
+
+    /// What a command-line argument names: the file at that path if one exists, else the
+    /// built-in of that name. Neither is an issue naming the argument, with a did-you-mean
+    /// among the built-in names.
+    public static func resolve(_ argument: String) throws(ScenarioError) -> ScenarioSource {
+        if !FileManager.default.fileExists(atPath: argument), let b = source(named: argument) { return b }
+        do { return try ScenarioSource.read(path: argument) } catch {
+            guard !FileManager.default.fileExists(atPath: argument) else { throw error }
+            let hint = didYouMean(argument, among: all.map(\.name))
+            throw ScenarioError(issues: [ScenarioIssue(file: argument, path: "", message:
+                "no such file or built-in scenario\(hint); `grouper-sim list` names the built-ins")])
+        }
     }
 
     static let smoke = """

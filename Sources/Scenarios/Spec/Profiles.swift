@@ -1,3 +1,6 @@
+import SimKernel
+import GrouperModel
+
 /// What a profile field measures; decides how its JSON value is read.
 public enum ProfileUnit: String, Sendable {
     /// A duration string (`"3ms"`), stored in seconds; ≥ 0.
@@ -39,31 +42,42 @@ public struct ProfileSet: Equatable, Sendable {
     }
 }
 
-/// The built-in profiles. Constants are first estimates; issue 6 calibrates the
-/// thesis ones (`a5`, `lab-80211n`, `tomcat-mysql`) in docs/profiles.md.
+/// The built-in profiles: GrouperModel's profile constants (`DeviceProfile.a5`, `.modern`,
+/// `.instant`, `NetworkProfile.lab80211n`, `.lte`, `.ideal`, `ServerProfile.tomcatMySQL`,
+/// `.fast`, `.instant`) read through the field table, so every number has one definition
+/// (docs/profiles.md explains them).
 public enum ProfileCatalog {
-    public struct Field: Sendable { public var name: String; public var unit: ProfileUnit; public var summary: String }
+    /// One scenario field of a profile kind and the `SystemConfig` value it stands for:
+    /// `read` gives the value in SI units (seconds, bytes/s, bytes), `apply` sets it.
+    public struct Field: Sendable {
+        public var name: String
+        public var unit: ProfileUnit
+        public var summary: String
+        let read: @Sendable (SystemConfig) -> Double
+        let apply: @Sendable (inout SystemConfig, Double) -> Void
+    }
 
+    /// The fields of a kind, in the order of `ProfileSpec.values` and of `grouper-sim list`.
     public static func fields(_ kind: ProfileSpec.Kind) -> [Field] {
         switch kind {
         case .device: return [
-            Field(name: "field_op", unit: .duration, summary: "CPU time per field multiply-add in split/join"),
-            Field(name: "random_byte", unit: .duration, summary: "CPU time per random coefficient byte"),
-            Field(name: "json_byte", unit: .duration, summary: "CPU time per byte marshalled or parsed"),
-            Field(name: "store_op", unit: .duration, summary: "CPU time per persistent-store operation"),
-            Field(name: "request", unit: .duration, summary: "client CPU time per HTTP request built or parsed"),
+            .nanos("field_op", \.device.nanosPerFieldOp, "CPU time per field multiply-add in split/join"),
+            .nanos("random_byte", \.device.nanosPerRandomByte, "CPU time per random coefficient byte"),
+            .nanos("json_byte", \.device.nanosPerJSONByte, "CPU time per byte marshalled or parsed"),
+            .nanos("store_op", \.device.nanosPerStoreWrite, "CPU time per persistent-store operation"),
+            .nanos("request", \.device.nanosPerRequest, "client CPU time per HTTP request built or parsed"),
         ]
         case .network: return [
-            Field(name: "latency", unit: .duration, summary: "one-way latency device↔server 1"),
-            Field(name: "latency_step", unit: .duration, summary: "extra one-way latency per further server index"),
-            Field(name: "bandwidth", unit: .bytesPerSecond, summary: "a device's link, shared by its concurrent transfers"),
-            Field(name: "timeout", unit: .duration, summary: "request timeout (blackholed servers)"),
-            Field(name: "push_latency", unit: .duration, summary: "delay of a push notification"),
-            Field(name: "overhead", unit: .bytes, summary: "protocol bytes per request and per response (headers)"),
+            .nanos("latency", \.network.latencyNanos, "one-way latency device↔server 1"),
+            .nanos("latency_step", \.network.latencyStepNanos, "extra one-way latency per further server index"),
+            .bandwidth("bandwidth", \.network.bytesPerSecond, "a device's link, shared by its concurrent transfers"),
+            .timeout("timeout", \.requestTimeout, "request timeout (blackholed servers)"),
+            .nanos("push_latency", \.network.pushLatencyNanos, "delay of a push notification"),
+            .bytes("overhead", \.network.overheadBytes, "protocol bytes per request and per response (headers)"),
         ]
         case .server: return [
-            Field(name: "processing", unit: .duration, summary: "server time per request"),
-            Field(name: "per_share", unit: .duration, summary: "server time per share stored or returned"),
+            .nanos("processing", \.server.nanosPerRequest, "server time per request"),
+            .nanos("per_share", \.server.nanosPerShare, "server time per share stored or returned"),
         ]
         }
     }
@@ -72,24 +86,30 @@ public enum ProfileCatalog {
     public static func builtins(_ kind: ProfileSpec.Kind) -> [(name: String, summary: String, values: [Double])] {
         switch kind {
         case .device: return [
-            ("a5", "iPhone 4s class (Apple A5, 800 MHz)", [40e-9, 50e-9, 200e-9, 2e-3, 5e-3]),
-            ("modern", "a recent phone", [5e-9, 10e-9, 50e-9, 200e-6, 500e-6]),
-            ("instant", "no CPU cost (isolates network effects)", [0, 0, 0, 0, 0]),
-        ]
+            (DeviceProfile.a5, "iPhone 4s class (Apple A5, 800 MHz)"), (.modern, "a recent phone"),
+            (.instant, "no CPU cost (isolates network effects)"),
+        ].map { p, summary in row(kind, p.name, summary) { $0.device = p } }
         case .network: return [
-            ("lab-80211n", "802.11n lab WLAN", [5e-3, 100e-6, 2_500_000, 60, 0.3, 400]),
-            ("lte", "a mobile LTE link", [40e-3, 0, 1_500_000, 60, 1, 400]),
-            ("ideal", "no latency, very fast links", [0, 0, 1e12, 60, 0, 0]),
-        ]
+            (NetworkProfile.lab80211n, "802.11n lab WLAN"), (.lte, "a mobile LTE link"),
+            (.ideal, "no latency, very fast links"),
+        ].map { p, summary in row(kind, p.name, summary) { $0.network = p } }
         case .server: return [
-            ("tomcat-mysql", "Tomcat + MySQL web service (thesis setup)", [5e-3, 1e-3]),
-            ("fast", "a lightly loaded modern service", [2e-3, 200e-6]),
-            ("instant", "no server time", [0, 0]),
-        ]
+            (ServerProfile.tomcatMySQL, "Tomcat + MySQL web service (thesis setup)"),
+            (.fast, "a lightly loaded modern service"), (.instant, "no server time"),
+        ].map { p, summary in row(kind, p.name, summary) { $0.server = p } }
         }
     }
 
     public static func builtin(_ kind: ProfileSpec.Kind, _ name: String) -> ProfileSpec? {
         builtins(kind).first(where: { $0.name == name }).map { ProfileSpec(kind: kind, base: name, values: $0.values) }
+    }
+
+    /// A catalog row: the kind's fields read from a default `SystemConfig` with the profile set
+    /// (a network row's `timeout` is `SystemConfig.defaultRequestTimeout`).
+    private static func row(_ kind: ProfileSpec.Kind, _ name: String, _ summary: String,
+                            _ set: (inout SystemConfig) -> Void) -> (name: String, summary: String, values: [Double]) {
+        var c = SystemConfig()
+        set(&c)
+        return (name, summary, fields(kind).map { $0.read(c) })
     }
 }

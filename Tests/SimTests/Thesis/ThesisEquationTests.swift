@@ -52,15 +52,4 @@ import SimKernel
         #expect(lines.first?.contains("\"closed_form\":4") == true)
         #expect(lines.first?.contains("\"simulated_mean\":4") == true)
     }
-
-    /// scenarios/thesis-*.json hold the same bytes as the built-in scenarios.
-    @Test func scenarioFilesMatchBuiltins() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-        for s in ThesisScenarios.primary {
-            let url = root.appendingPathComponent("scenarios/\(s.name).json")
-            let text = try String(contentsOf: url, encoding: .utf8)
-            #expect(text == s.text, "\(s.name)")
-        }
-    }
 }
