@@ -8,6 +8,7 @@ public enum BuiltinScenarios {
     public static let all: [(name: String, summary: String, text: String)] = [
         ("smoke", "3 devices, f(2,3,3), one hour of updates, no faults", smoke),
         ("churn-k-sweep", "10 devices with churn and a server outage, k = 1…3 × variant", churnSweep),
+        ("ttl-series", "6 devices with churn, TTL 30 min vs 2 h: shares on servers over time", ttlSeries),
     ] + ThesisScenarios.builtins
 
     public static func source(named name: String) -> ScenarioSource? {
@@ -65,6 +66,25 @@ public enum BuiltinScenarios {
       "settle": "12h",
       "require": ["no-phantom", "ttl"],
       "metrics": ["converged", "delivery_ratio", "lost_messages", "reuploads", "resends_uploaded"]
+    }
+
+    """
+
+    static let ttlSeries = """
+    {
+      "format": 1,
+      "name": "ttl-series",
+      "description": "Updates for 4 h, then quiet; devices churn until 2 h before the end. The series show shares piling up on the servers and draining as the TTL sweeps delete them, and the re-uploads the short TTL costs.",
+      "seed": 3,
+      "replications": 4,
+      "duration": "8h",
+      "group": {"devices": 6, "k": 2, "n": 3, "s": 3, "ttl": "1h"},
+      "workload": {"update": {"every": {"dist": "exponential", "mean": "10min"}, "stop": "4h"}},
+      "churn": {"online": {"dist": "exponential", "mean": "2h"}, "offline": {"dist": "exponential", "mean": "1h"}},
+      "settle": "2h",
+      "sweep": [{"path": "group.ttl", "values": ["30min", "2h"]}],
+      "metrics": ["converged", "messages_uploaded", "reuploads", "delivery_latency", "delivery_latency_p95"],
+      "series": {"every": "10min", "metrics": ["shares_on_servers", "devices_online", "messages_uploaded", "reuploads"]}
     }
 
     """
