@@ -11,7 +11,7 @@ extension GrouperCLI {
     static var benchCommand: CLICommand {
         CLICommand(
             name: "bench",
-            summary: "Measure kernel and sharing speed (see docs/performance.md)",
+            summary: "Measure kernel, sharing and message codec speed (see docs/performance.md)",
             help: """
             USAGE: grouper-sim bench <name> [options]
 
