@@ -22,7 +22,7 @@ extension GrouperMessage {
         var out: [UInt8] = []
         out.reserveCapacity(160 + content.utf8.count + content.utf8.count / 8)
         out.append(contentsOf: "{\n".utf8)
-        let fields: [(String, JSONValue)] = [
+        let fields: [(String, MessageFieldValue)] = [
             ("content", .string(content)), ("email", .string(email)), ("message_id", .string(messageID)),
             ("name", .string(name)), ("object", .string(objectClass)), ("object_id", .string(objectID)),
             ("receiver_id", .string(receiver)), ("send_time", .integer(sendTime)), ("sender_id", .string(sender)),

@@ -4,13 +4,14 @@ extension GrouperCLI {
         [
             ("kernel", "hold-model event rate: --pending N --events M --seed S [--json]", KernelBench.main),
             ("sharing", "split/join throughput of gf256 and csss257 (docs/performance.md)", SharingBench.run),
+            ("codec", "encode/decode rate of Grouper messages (docs/performance.md)", CodecBench.run),
         ]
     }
 
     static var benchCommand: CLICommand {
         CLICommand(
             name: "bench",
-            summary: "Measure kernel and sharing speed (see docs/performance.md)",
+            summary: "Measure kernel, sharing and message codec speed (see docs/performance.md)",
             help: """
             USAGE: grouper-sim bench <name> [options]
 

@@ -1,3 +1,5 @@
+import SimKernel
+
 /// A parsed JSON document that keeps object keys in file order and numbers with
 /// their source text, so the scenario reader can report exact paths and values.
 ///
@@ -37,17 +39,20 @@ public indirect enum JSONValue: Equatable, Sendable {
         return s.count > 60 ? String(s.prefix(57)) + "..." : s
     }
 
-    /// What kind of value this is, for "expected X, got a Y" messages.
-    public var kindName: String {
+    /// What kind of value this is.
+    public var kind: JSONValueKind {
         switch self {
-        case .object: return "an object"
-        case .array: return "an array"
-        case .string: return "a string"
-        case .number: return "a number"
-        case .bool: return "a boolean"
-        case .null: return "null"
+        case .object: return .object
+        case .array: return .array
+        case .string: return .string
+        case .number: return .number
+        case .bool: return .bool
+        case .null: return .null
         }
     }
+
+    /// What kind of value this is, for "expected X, got a Y" messages ("an object", …).
+    public var kindName: String { kind.name }
 
     /// The member named `key` of an object (first occurrence), else nil.
     public subscript(key: String) -> JSONValue? {
@@ -56,10 +61,6 @@ public indirect enum JSONValue: Equatable, Sendable {
     }
 }
 
-/// A syntax error with its 1-based line and column.
-public struct JSONSyntaxError: Error, Equatable, Sendable, CustomStringConvertible {
-    public var line: Int
-    public var column: Int
-    public var reason: String
-    public var description: String { "line \(line), column \(column): \(reason)" }
-}
+/// Syntax errors come from SimKernel's JSON reader; the alias keeps the name reachable
+/// through `import Scenarios` alone.
+public typealias JSONSyntaxError = SimKernel.JSONSyntaxError

@@ -76,3 +76,18 @@ func decodeNamesEachMissingField(key: String) {
     }
     #expect(failures > 0)
 }
+
+/// The codec's reader is SimKernel's `JSONReader`: syntax errors carry its line and column.
+@Test func decodeSyntaxErrorsNameTheirPosition() {
+    #expect(decodeError("{\"a\":1,\"a\":2}") == .invalidJSON("line 1, column 8: duplicate key \"a\""))
+    #expect(decodeError("[]") == .invalidJSON("line 1, column 1: expected a JSON object, got an array"))
+    #expect(decodeError("{}\n x") == .invalidJSON("line 2, column 2: unexpected text after the JSON value"))
+    #expect(decodeError("") == .invalidJSON("line 1, column 1: unexpected end of input, expected a value"))
+    #expect(decodeError("{\"a\": " + String(repeating: "[", count: 32) + String(repeating: "]", count: 32) + "}")
+        == .invalidJSON("line 1, column 38: nesting deeper than 32 levels"))
+    #expect(decodeError(edited("sequence", to: "03")) == .invalidJSON("line 11, column 16: leading zeros are not allowed in numbers"))
+    #expect(decodeError(edited("send_time", to: "9223372036854775808")) == .wrongType(field: "send_time", expected: "an integer"))
+    #expect(decodeError(edited("sender_id", to: "\"\\uDE00\"")) == .invalidJSON("line 10, column 18: lone low surrogate \\uDE00"))
+    #expect(decodeError(edited("sender_id", to: "{\"x\": [true]}")) == .wrongType(field: "sender_id", expected: "a string"))
+    #expect(decodeError("{\"a\":1,\"a\":2}")?.description == "not a Grouper message: line 1, column 8: duplicate key \"a\"")
+}
