@@ -3,11 +3,7 @@ import Testing
 @testable import Scenarios
 
 @Suite struct CLIRunTests {
-    private func run(_ args: [String]) -> (code: Int32, out: String, err: String) {
-        let c = CapturedOutput()
-        let code = GrouperCLI.main(arguments: args, io: c.io)
-        return (code, c.out, c.err)
-    }
+    private func run(_ args: [String]) -> (code: Int32, out: String, err: String) { runCLI(args) }
 
     @Test func severalFilesGoToOneFolderEachAndRerunsReplaceCleanly() throws {
         let dir = ScenarioFixtures.tempDir("multi")

@@ -6,11 +6,7 @@ import SimKernel
 
 /// `run --events`: the kernel's JSON Lines trace of one Grouper run.
 @Suite struct EventTraceTests {
-    private func run(_ args: [String]) -> (code: Int32, out: String, err: String) {
-        let c = CapturedOutput()
-        let code = GrouperCLI.main(arguments: args, io: c.io)
-        return (code, c.out, c.err)
-    }
+    private func run(_ args: [String]) -> (code: Int32, out: String, err: String) { runCLI(args) }
 
     private func lines(_ path: String) throws -> [[String: Any]] {
         try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map {

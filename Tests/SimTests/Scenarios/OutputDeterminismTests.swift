@@ -9,11 +9,7 @@ import Testing
         return f
     }
 
-    private func run(_ args: [String]) -> (code: Int32, out: String, err: String) {
-        let c = CapturedOutput()
-        let code = GrouperCLI.main(arguments: args, io: c.io)
-        return (code, c.out, c.err)
-    }
+    private func run(_ args: [String]) -> (code: Int32, out: String, err: String) { runCLI(args) }
 
     @Test func jobs1AndJobs2WriteIdenticalBytes() throws {
         let dir = ScenarioFixtures.tempDir("jobs")

@@ -13,6 +13,13 @@ final class CapturedOutput: @unchecked Sendable {
     }
 }
 
+/// Runs `grouper-sim args…` in this process (`GrouperCLI.main`), capturing both streams.
+func runCLI(_ args: [String]) -> (code: Int32, out: String, err: String) {
+    let c = CapturedOutput()
+    let code = GrouperCLI.main(arguments: args, io: c.io)
+    return (code, c.out, c.err)
+}
+
 enum ScenarioFixtures {
     static var root: URL { Bundle.module.url(forResource: "Fixtures", withExtension: nil)!.appendingPathComponent("scenarios") }
 
