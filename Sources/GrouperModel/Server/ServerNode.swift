@@ -11,6 +11,9 @@ final class ServerNode: SimComponent {
     public private(set) var state: ServerState = .up
     /// Off only in checker canaries: a server that never sweeps must be caught by the TTL checker.
     var sweepEnabled = true
+    /// Shares held over time (updated after every event the server handles); an observation,
+    /// not part of the fingerprint.
+    private(set) var heldShares = TimeWeightedAverage()
 
     init(index: Int, world: World, rng: Xoshiro256StarStar) {
         self.index = index
@@ -36,6 +39,7 @@ final class ServerNode: SimComponent {
             server.sweep(now: sim.now)  // catches up on expired shares before serving anything
         default: break
         }
+        heldShares.set(Double(server.shares.count), at: sim.now)
     }
 
     /// Calls the service directly (group setup and face-to-face invitation are not timed).

@@ -116,6 +116,12 @@ public final class GrouperSystem {
 
     /// Shares all servers hold right now (stored and not yet deleted by a TTL sweep).
     public var sharesOnServers: Int { world.serverNodes.reduce(0) { $0 + $1.server.shares.count } }
+    /// ∫ (shares all servers hold) dt from the start to now, in share·seconds: the exposure
+    /// the TTL bounds. Its increase over an interval divided by the interval's length is the
+    /// time-average number of shares held.
+    public var shareSecondsOnServers: Double {
+        world.serverNodes.reduce(0) { $0 + $1.heldShares.area(upTo: sim.now) }
+    }
     /// Devices online right now.
     public var devicesOnline: Int { world.deviceNodes.reduce(0) { $0 + ($1.online ? 1 : 0) } }
     /// Messages waiting in all devices' unsent queues right now.

@@ -10,6 +10,8 @@ struct GrouperMetrics {
     let latency: LatencyRecorder
     /// Per-device traffic at the end of warm-up.
     let trafficAtWarmup: [DeviceTraffic]
+    /// `GrouperSystem.shareSecondsOnServers` at the end of warm-up.
+    let exposureAtWarmup: Double
 
     var all: [(name: String, value: Double)] {
         MetricCatalog.all.map { ($0.name, value($0.name)) }
@@ -46,6 +48,8 @@ struct GrouperMetrics {
         case "bytes_uploaded": return Double(traffic.bytesSent)
         case "bytes_downloaded": return Double(traffic.bytesReceived)
         case "requests": return Double(traffic.requests)
+        case "shares_on_servers_mean":
+            return (system.shareSecondsOnServers - exposureAtWarmup) / (spec.duration - spec.warmup).seconds
         case "events": return Double(system.eventsProcessed)
         default: return timing(name)
         }

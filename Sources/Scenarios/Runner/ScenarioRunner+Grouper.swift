@@ -29,7 +29,7 @@ public struct GrouperExecutor: RunExecutor {
         // Counts cover [warm-up, duration): the snapshot comes before any event at the warm-up time.
         let warmup = SimTime.zero + spec.warmup
         if warmup > .zero { sampler.run(until: warmup - SimDuration(nanoseconds: 1)) }
-        let atWarmup = system.counters, trafficAtWarmup = system.traffic
+        let atWarmup = system.counters, trafficAtWarmup = system.traffic, exposureAtWarmup = system.shareSecondsOnServers
         latency.since = warmup
         sampler.run(until: SimTime.zero + spec.duration)
         let report = system.check()
@@ -38,7 +38,7 @@ public struct GrouperExecutor: RunExecutor {
         }
         try events?.finish()
         let metrics = GrouperMetrics(system: system, spec: spec, atWarmup: atWarmup, report: report, latency: latency,
-                                     trafficAtWarmup: trafficAtWarmup)
+                                     trafficAtWarmup: trafficAtWarmup, exposureAtWarmup: exposureAtWarmup)
         let checkers = ScenarioSpec.checkers.map { name -> CheckerVerdict in
             let found = report.findings(of: name)
             let required = spec.require.contains(name)

@@ -40,6 +40,7 @@ public enum MetricCatalog {
         Metric(name: "bytes_uploaded", unit: "bytes", summary: "bytes devices sent to servers (requests, with per-transfer overhead)"),
         Metric(name: "bytes_downloaded", unit: "bytes", summary: "bytes devices received from servers (responses, with overhead)"),
         Metric(name: "requests", unit: "requests", summary: "requests devices sent to servers (refused and lost ones included)"),
+        Metric(name: "shares_on_servers_mean", unit: "shares", summary: "time-average of the shares all servers hold (the exposure the TTL bounds)"),
         Metric(name: "events", unit: "events", summary: "simulation events processed"),
     ]
 

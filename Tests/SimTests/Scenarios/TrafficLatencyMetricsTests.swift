@@ -85,4 +85,29 @@ import SimKernel
         // The writer's puts carry its shares: device 1's 900-byte object costs more than device 0's 300.
         #expect(bare.traffic[1].bytesSent > bare.traffic[0].bytesSent)
     }
+
+    @Test func shareExposureIsTheTimeAverageOfSharesHeldAndGrowsWithTheTTL() throws {
+        let text = """
+        {
+          "format": 1, "name": "exposure", "seed": 9, "replications": 2, "duration": "6h", "warmup": "30min",
+          "group": {"devices": 4, "k": 2, "n": 3, "s": 3, "ttl": "1h"},
+          "protocol": {"confirm": {"policy": "never"}},
+          "workload": {"update": {"every": {"dist": "exponential", "mean": "5min"}}},
+          "sweep": [{"path": "group.ttl", "values": ["30min", "2h"]}],
+          "metrics": ["shares_on_servers_mean"],
+          "series": {"every": "1min", "metrics": ["shares_on_servers"]}
+        }
+        """
+        let (s, records) = try records(text)
+        for r in records {
+            // The mean of the per-minute samples after warm-up approximates the exact time average.
+            let samples = r.series.dropFirst(30).map { $0[0] }
+            let sampled = samples.reduce(0, +) / Double(samples.count)
+            #expect(r.metrics[0] > 0 && abs(r.metrics[0] - sampled) < 0.05 * sampled, "\(r.metrics[0]) vs \(sampled)")
+        }
+        let reps = s.base.replications
+        let short = records[0..<reps].map { $0.metrics[0] }, long = records[reps...].map { $0.metrics[0] }
+        // Shares live about a TTL: four times the TTL, about four times the exposure.
+        #expect(long.min()! > 2.5 * short.max()!, "\(short) vs \(long)")
+    }
 }
