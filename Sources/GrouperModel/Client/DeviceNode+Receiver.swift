@@ -36,7 +36,7 @@ extension DeviceNode {
     func listDone(round r: Int, server j: Int, _ outcome: RequestOutcome, _ sim: Simulation<GrouperEvent>) {
         guard round?.id == r else { return }
         if case .reply(.shareIDs(let ids)) = outcome {
-            let unseen = ids.filter { !seenShareIDs[j].contains($0) }
+            let unseen = seenShareIDs[j].unseen(in: ids)
             if !unseen.isEmpty {
                 send(.transferGet(unseen), to: j, purpose: .get(roundID: r, server: j), sim)
                 return

@@ -63,7 +63,7 @@ final class DeviceNode: SimComponent {
     var round: ReceiveRound?
     var roundAgain = false
     var nextRoundID = 1
-    var seenShareIDs: [Set<Int>]
+    var seenShareIDs: [SeenShareIDs]
     /// Collected shares per message id: one slot per server.
     var partial: [String: PartialMessage] = [:]
     var rebuiltIDs: Set<String> = []
@@ -84,7 +84,7 @@ final class DeviceNode: SimComponent {
         self.rng = rng
         accessKeys = Array(repeating: nil, count: world.config.servers)
         masterKeys = Array(repeating: nil, count: world.config.servers)
-        seenShareIDs = Array(repeating: [], count: world.config.servers)
+        seenShareIDs = Array(repeating: SeenShareIDs(), count: world.config.servers)
     }
 
     func handle(_ event: GrouperEvent, in sim: Simulation<GrouperEvent>) {

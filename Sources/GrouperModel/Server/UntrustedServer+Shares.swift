@@ -35,9 +35,15 @@ extension UntrustedServer {
         return lo < shares.count && shares[lo].id == id ? lo : nil
     }
 
-    /// Shares the user may download, in id order: not its own multicasts, unicasts only to it.
-    func visibleShares(group g: Int, user u: Int) -> [ShareEntity] {
-        shares.filter { $0.group == g && $0.sender != u && ($0.receiver == nil || $0.receiver == u) }
+    /// Ids of the shares `u` may download in group `g`, in id (storage) order: not its own
+    /// multicasts, unicasts only to it. Reads fields in place: O(shares), no entity copies.
+    func visibleShareIDs(group g: Int, user u: Int) -> [Int] {
+        var ids: [Int] = []
+        for i in shares.indices where shares[i].group == g && shares[i].sender != u
+            && (shares[i].receiver == nil || shares[i].receiver == u) {
+            ids.append(shares[i].id)
+        }
+        return ids
     }
 
     func get(_ ids: [Int], group g: Int, user u: Int) -> [ShareDownload] {

@@ -56,7 +56,7 @@ public struct UntrustedServer: Sendable {
             return .success(.success)
         case .userNotify(let receiver, _, _): return notify(g, from: u, receiver: receiver)
         case .transferPut(let uploads): return put(uploads, group: g, sender: u, now: now)
-        case .transferList: return .success(.shareIDs(visibleShares(group: g, user: u).map(\.id)))
+        case .transferList: return .success(.shareIDs(visibleShareIDs(group: g, user: u)))
         case .transferGet(let ids): return .success(.shares(get(ids, group: g, user: u)))
         case .transferConfirm(let messageIDs):
             return .success(.missing(messageIDs.filter { shareIDByMessage[ShareKey(group: g, messageID: $0)] == nil }))

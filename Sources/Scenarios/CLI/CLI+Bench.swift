@@ -5,6 +5,7 @@ extension GrouperCLI {
             ("kernel", "hold-model event rate: --pending N --events M --seed S [--json]", KernelBench.main),
             ("sharing", "split/join throughput of gf256 and csss257 (docs/performance.md)", SharingBench.run),
             ("codec", "encode/decode rate of Grouper messages (docs/performance.md)", CodecBench.run),
+            ("protocol", "one whole Grouper run of N devices: wall time, events/s (docs/performance.md)", ProtocolBench.run),
         ]
     }
 
