@@ -58,8 +58,8 @@ enum GrouperDrivers {
             var out: [SimTime] = []
             var t = SimTime.zero + start
             while out.count < (limit ?? Int.max) {
-                t += SimDuration.seconds(every.sample(using: &rng))
-                guard t < last else { break }
+                guard let next = advance(t, by: every.sample(using: &rng), before: last) else { break }
+                t = next
                 out.append(t)
             }
             return out
@@ -72,7 +72,7 @@ enum GrouperDrivers {
             if let u = w.update {
                 var rng = streams.stream(named: "workload/device-\(d)/update")
                 for t in times(u, end: end, rng: &rng) {
-                    let size = max(1, Int(w.objectSize.sample(using: &rng).rounded()))
+                    let size = w.drawSize(using: &rng)
                     system.update(device: d - 1, objectID: "o\(rng.nextInt(below: w.objects))", size: size, at: t)
                 }
             }
@@ -94,8 +94,8 @@ enum GrouperDrivers {
                 if !online { system.setOnline(false, device: d - 1, at: .zero) }
                 var t = SimTime.zero
                 while true {
-                    t += SimDuration.seconds((online ? on : off).sample(using: &rng))
-                    guard t < quiet else { break }
+                    guard let next = advance(t, by: (online ? on : off).sample(using: &rng), before: quiet) else { break }
+                    t = next
                     online.toggle()
                     system.setOnline(online, device: d - 1, at: t)
                 }
@@ -120,8 +120,8 @@ enum GrouperDrivers {
                     var isUp = true
                     var t = SimTime.zero
                     while true {
-                        t += SimDuration.seconds((isUp ? up : down).sample(using: &rng))
-                        guard t < quiet else { break }
+                        guard let next = advance(t, by: (isUp ? up : down).sample(using: &rng), before: quiet) else { break }
+                        t = next
                         isUp.toggle()
                         system.setServerState(isUp ? .up : state(mode), server: srv - 1, at: t)
                     }
@@ -134,4 +134,12 @@ enum GrouperDrivers {
     }
 
     static func state(_ m: ServerDownMode) -> ServerState { m == .refuse ? .refusing : .blackhole }
+
+    /// `t` plus a drawn gap of `seconds`, if that is before `limit`; nil otherwise. A gap too
+    /// long for the clock (a far tail draw) is simply past the limit.
+    static func advance(_ t: SimTime, by seconds: Double, before limit: SimTime) -> SimTime? {
+        guard seconds * 1e9 < Double(limit.nanoseconds - t.nanoseconds) + 1 else { return nil }
+        let next = t + SimDuration.seconds(seconds)
+        return next < limit ? next : nil
+    }
 }

@@ -23,6 +23,26 @@ public enum DistributionSpec: Equatable, Sendable {
     }
 
     /// The kernel distribution that draws the values.
+    /// The largest value the distribution is bounded by, or its mean when unbounded
+    /// (exponential, lognormal): what validation can hold against a limit.
+    public var largestBound: Double {
+        switch self {
+        case .constant(let v): return v
+        case .uniform(_, let b): return b
+        case .exponential, .lognormal: return mean
+        }
+    }
+
+    /// A gap no longer than most draws: the mean, or the median when that is smaller (a
+    /// lognormal with a large sigma has a huge mean but mostly tiny draws). Event-count
+    /// estimates divide by it.
+    public var typicalGap: Double {
+        switch self {
+        case .lognormal(let med, _): return Swift.min(med, mean)
+        default: return mean
+        }
+    }
+
     public var kernel: Distribution {
         switch self {
         case .constant(let v): return .constant(v)

@@ -51,6 +51,12 @@ extension ScenarioReader {
         let up = o.required("up", "how long a server stays up (a distribution of durations)").flatMap { readDistribution($0, durations: true) }
         let down = o.required("down", "how long a server stays down (a distribution of durations)").flatMap { readDistribution($0, durations: true) }
         if let up, up.mean <= 0 { sink.add(n.key("up"), "got a mean of 0, expected a positive mean up time") }
+        if let up, let down, up.mean > 0, let duration, let sel {
+            let expected = 2 * duration.seconds / (up.typicalGap + down.typicalGap) * Double(sel.count(of: servers ?? 1))
+            if expected > Double(WorkloadSpec.maxEvents) {
+                sink.add(n.key("up"), "expects about \(NumberFormat.shortest(expected.rounded())) up/down changes per run, expected at most \(WorkloadSpec.maxEvents): lengthen 'up' or 'down'")
+            }
+        }
         guard let sel, let up, let down, up.mean > 0 else { return nil }
         return FaultSpec(servers: sel, kind: .process(mode: mode, up: up, down: down))
     }

@@ -80,6 +80,19 @@ extension ScenarioReader {
         let objects = o.optional("objects").map { $0.int(in: 1...10_000_000) } ?? 100
         let size = o.optional("object_size").map { readDistribution($0, durations: false) } ?? .constant(323)
         if let size, size.mean < 1 { sink.add(n.key("object_size"), "got a mean size below 1 byte, expected ≥ 1") }
+        if let size, size.largestBound > Double(WorkloadSpec.maxObjectSize) {
+            sink.add(n.key("object_size"), "got sizes up to \(NumberFormat.shortest(size.largestBound)) bytes, expected at most \(WorkloadSpec.maxObjectSize) (16 MiB; larger draws of an unbounded distribution are cut to it)")
+        }
+        if let duration, let writers {
+            let count = writers.count(of: devices ?? 1)
+            for (key, process) in [("update", update), ("delete", delete)] {
+                guard let p = process ?? nil else { continue }
+                let expected = p.expectedEvents(in: duration) * Double(count)
+                if expected > Double(WorkloadSpec.maxEvents) {
+                    sink.add(n.key(key), "expects about \(NumberFormat.shortest(expected.rounded())) events per run over \(count) writer(s), expected at most \(WorkloadSpec.maxEvents): lengthen 'every' or set 'limit'")
+                }
+            }
+        }
         guard sink.count == before, let writers, let objects, let size,
               update != .some(nil), delete != .some(nil) else { return nil }
         return WorkloadSpec(writers: writers, update: update ?? nil, delete: delete ?? nil, objects: objects, objectSize: size)
@@ -98,6 +111,12 @@ extension ScenarioReader {
                 .flatMap { readDistribution($0, durations: true) }
             if let on, on.mean <= 0 { sink.add(n.key("online"), "got a mean of 0, expected a positive mean online time") }
             if let on, let off { process = (on, off) }
+            if let on, let off, on.mean > 0, let duration, let sel {
+                let expected = 2 * duration.seconds / (on.typicalGap + off.typicalGap) * Double(sel.count(of: devices ?? 1))
+                if expected > Double(WorkloadSpec.maxEvents) {
+                    sink.add(n.key("online"), "expects about \(NumberFormat.shortest(expected.rounded())) online/offline changes per run, expected at most \(WorkloadSpec.maxEvents): lengthen 'online' or 'offline'")
+                }
+            }
         }
         let startOffline = o.optional("start_offline").map { $0.probability() } ?? 0
         if let p = startOffline, p > 0, process == nil, !(o.has("online") || o.has("offline")) {

@@ -44,6 +44,7 @@ struct ScenarioReader {
         if let p = proto, p.confirm.mode == .afterReceive, p.variant != .asBuilt {
             sink.add("protocol.confirm.policy", "got \"after-receive\", expected \"periodic\" or \"never\": after-receive is the as-built client's behaviour (use \"variant\": \"as-built\")")
         }
+        if let d = duration, let group, let proto { checkTimerLoad(duration: d, group: group, protocol: proto) }
         if let d = duration, let w = warmup, w >= d {
             sink.add("warmup", "got \"\(w)\", expected a warm-up shorter than the duration (\(d))")
         }
@@ -171,5 +172,24 @@ struct ScenarioReader {
         }
         guard sink.count == before, let every, let names else { return nil }
         return .some(SeriesSpec(every: every, metrics: names))
+    }
+
+    /// Periodic timers must not flood a run: at most `WorkloadSpec.maxEvents` expected firings
+    /// per timer kind (period over the duration, times the devices or servers that run it).
+    func checkTimerLoad(duration d: SimDuration, group g: GroupSpec, protocol p: ProtocolSpec) {
+        var timers: [(path: String, period: SimDuration, count: Int, note: String)] = [
+            ("group.sweep_period", g.sweepPeriod, g.n, "servers"),
+        ]
+        if p.confirm.mode != .never {
+            timers.append(("protocol.confirm.period", p.confirm.period, g.devices, "devices; it defaults to group.ttl"))
+        }
+        if p.receive.mode != .push { timers.append(("protocol.receive.poll_period", p.receive.pollPeriod, g.devices, "devices")) }
+        if let u = p.unsentRetryPeriod { timers.append(("protocol.unsent_retry", u, g.devices, "devices")) }
+        for t in timers {
+            let expected = d.seconds / t.period.seconds * Double(t.count)
+            if expected > Double(WorkloadSpec.maxEvents) {
+                sink.add(t.path, "got \"\(t.period)\": about \(NumberFormat.shortest(expected.rounded())) timer firings per run over \(t.count) \(t.note), expected at most \(WorkloadSpec.maxEvents): use a longer period")
+            }
+        }
     }
 }

@@ -91,6 +91,10 @@ public enum DeviceSelection: Equatable, Sendable {
     public func contains(_ device: Int) -> Bool {
         switch self { case .all: return true; case .some(let l): return l.contains(device) }
     }
+    /// How many of `total` are selected.
+    public func count(of total: Int) -> Int {
+        switch self { case .all: return total; case .some(let l): return l.count }
+    }
 }
 
 /// Server indices (1-based).
@@ -98,6 +102,17 @@ public typealias ServerSelection = DeviceSelection
 
 /// A stream of events in time: a renewal process or a burst.
 public enum ArrivalProcess: Equatable, Sendable {
+    /// Mean number of events in a run of `duration` (a renewal process: its window over the
+    /// mean gap, at most `limit`).
+    public func expectedEvents(in duration: SimDuration) -> Double {
+        switch self {
+        case .burst(let count, _): return Double(count)
+        case .renewal(let every, let start, let stop, let limit):
+            let window = max(0, (min(stop ?? duration, duration) - start).seconds)
+            return min(Double(limit ?? Int.max), window / every.typicalGap)
+        }
+    }
+
     /// Gaps drawn from `every` (seconds), from `start` until `stop`, at most `limit` events.
     case renewal(every: DistributionSpec, start: SimDuration, stop: SimDuration?, limit: Int?)
     /// `count` events back to back at time `at`.
@@ -110,8 +125,19 @@ public struct WorkloadSpec: Equatable, Sendable {
     public var delete: ArrivalProcess?
     /// Distinct object ids each writer draws from.
     public var objects: Int
-    /// Object (record) size in bytes.
+    /// Object (record) size in bytes; draws are rounded and kept in 1...`maxObjectSize`.
     public var objectSize: DistributionSpec
+
+    /// The largest object a scenario may write (16 MiB).
+    public static let maxObjectSize = 16 << 20
+    /// At most this many expected workload events, or churn changes, per run.
+    public static let maxEvents = 10_000_000
+
+    /// One size draw, in bytes.
+    public func drawSize(using rng: inout Xoshiro256StarStar) -> Int {
+        let v = objectSize.sample(using: &rng).rounded()
+        return v >= Double(Self.maxObjectSize) ? Self.maxObjectSize : max(1, Int(v))
+    }
 }
 
 /// An explicit offline window of one device.
