@@ -139,7 +139,10 @@ public enum RunCommand {
             }
             let bar = ProgressBar(label: scenario.base.name, enabled: progress, io: io)
             let records: [RunRecord]
-            do { records = try ParallelRunner.execute(runs, executor: exec, jobs: o.jobs, progress: bar.update) } catch {
+            do {
+                records = try ParallelRunner.execute(runs, executor: exec, jobs: o.jobs, progress: bar.update,
+                                                     partial: progress ? bar.updatePartial : nil)
+            } catch {
                 bar.finish()
                 throw CLIError("run: \(scenario.base.name): \(error)", exitCode: .badInput)
             }

@@ -17,17 +17,23 @@ final class ProgressBar: @unchecked Sendable {
     }
 
     /// Called from worker threads after each run.
-    func update(_ done: Int, _ total: Int) {
+    func update(_ done: Int, _ total: Int) { draw(Double(done), total, final: done == total) }
+
+    /// Called from worker threads during runs: runs done, counting fractions of those under way.
+    func updatePartial(_ done: Double, _ total: Int) { draw(done, total, final: false) }
+
+    private func draw(_ done: Double, _ total: Int, final: Bool) {
         guard enabled else { return }
         lock.lock(); defer { lock.unlock() }
         let now = ContinuousClock.now
-        guard done == total || now - lastDraw >= .milliseconds(100) else { return }
+        guard final || now - lastDraw >= .milliseconds(100) else { return }
         lastDraw = now
         let elapsed = Self.seconds(now - start)
-        let eta = done > 0 ? elapsed / Double(done) * Double(total - done) : 0
-        let width = 30, filled = total > 0 ? width * done / total : width
+        let eta = done > 0 ? elapsed / done * (Double(total) - done) : 0
+        let width = 30, filled = total > 0 ? min(width, Int(Double(width) * done / Double(total))) : width
         let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
-        io.err("\r\(label) [\(bar)] \(done)/\(total) runs  elapsed \(Self.clock(elapsed))  ETA \(Self.clock(eta))  ")
+        let percent = total > 0 ? Int(100 * done / Double(total)) : 100
+        io.err("\r\(label) [\(bar)] \(Int(done))/\(total) runs \(percent)%  elapsed \(Self.clock(elapsed))  ETA \(done > 0 ? Self.clock(eta) : "?")  ")
         drawn = true
     }
 

@@ -118,6 +118,19 @@ struct GrouperSeries {
     }
 
     /// Runs every event up to and including `time`, sampling at each sample time on the way.
+    /// With `progress`, runs in steps of 1% of `end` and reports the fraction done after each
+    /// (stepping, like sampling, processes exactly the same events).
+    mutating func run(until time: SimTime, end: SimTime, progress: (@Sendable (Double) -> Void)?) {
+        guard let progress, end > .zero else { return run(until: time) }
+        let step = max(1, end.nanoseconds / 100)
+        var t = system.now
+        while t < time {
+            t = min(time, SimTime.zero + SimDuration(nanoseconds: (t.nanoseconds / step + 1) * step))
+            run(until: t)
+            progress(Double(t.nanoseconds) / Double(end.nanoseconds))
+        }
+    }
+
     mutating func run(until time: SimTime) {
         while next < times.count && times[next] <= time {
             system.run(until: times[next])

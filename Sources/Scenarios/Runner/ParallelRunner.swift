@@ -14,15 +14,20 @@ public struct RunFailure: Error, CustomStringConvertible, Sendable {
 /// thread with its own simulation value; the only shared state is the slot array
 /// and a counter, both behind one lock.
 public enum ParallelRunner {
+    /// `progress` is called after each run; `partial`, if given, also during runs with the
+    /// number of runs done counting fractions of the runs under way.
     public static func execute(_ runs: [ResolvedRun], executor: any RunExecutor, jobs: Int,
-                               progress: @escaping @Sendable (_ done: Int, _ total: Int) -> Void = { _, _ in })
+                               progress: @escaping @Sendable (_ done: Int, _ total: Int) -> Void = { _, _ in },
+                               partial: (@Sendable (_ done: Double, _ total: Int) -> Void)? = nil)
         throws -> [RunRecord] {
         let shared = Shared(count: runs.count)
         let workers = max(1, min(jobs, runs.count))
         let body: @Sendable (Int) -> Void = { _ in
             while let i = shared.claim() {
+                var run = runs[i]
+                if let partial { run.onProgress = { f in partial(shared.advance(i, to: f), runs.count) } }
                 let result: Result<RunRecord, RunFailure>
-                do { result = .success(try record(runs[i], executor: executor)) } catch let f as RunFailure {
+                do { result = .success(try record(run, executor: executor)) } catch let f as RunFailure {
                     result = .failure(f)
                 } catch {
                     result = .failure(RunFailure(runIndex: runs[i].index, message: "\(error)"))
@@ -60,7 +65,21 @@ public enum ParallelRunner {
         private var next = 0
         private var done = 0
         private var slots: [Result<RunRecord, RunFailure>?]
-        init(count: Int) { slots = Array(repeating: nil, count: count) }
+        /// Fraction done of each run, and their sum (progress only).
+        private var fractions: [Double]
+        private var fractionSum = 0.0
+        init(count: Int) {
+            slots = Array(repeating: nil, count: count)
+            fractions = Array(repeating: 0, count: count)
+        }
+
+        /// Records that run `i` is `f` done; returns the runs done, fractions included.
+        func advance(_ i: Int, to f: Double) -> Double {
+            lock.lock(); defer { lock.unlock() }
+            fractionSum += f - fractions[i]
+            fractions[i] = f
+            return fractionSum
+        }
 
         func claim() -> Int? {
             lock.lock(); defer { lock.unlock() }
@@ -73,6 +92,8 @@ public enum ParallelRunner {
             lock.lock(); defer { lock.unlock() }
             slots[i] = r
             done += 1
+            fractionSum += 1 - fractions[i]
+            fractions[i] = 1
             return done
         }
 

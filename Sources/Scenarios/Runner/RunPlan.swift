@@ -14,6 +14,9 @@ public struct ResolvedRun: Sendable {
     public var tracePath: String?
     /// Where to write the kernel's event trace, if asked (`--events`).
     public var events: EventTraceRequest? = nil
+    /// Called now and then with the fraction of the run's virtual time done (for progress
+    /// bars; from the run's thread). An observation: it changes nothing in the run.
+    public var onProgress: (@Sendable (Double) -> Void)? = nil
 }
 
 /// `--events FILE [--event-kinds K,…]`: the kernel's JSON Lines trace of one run.

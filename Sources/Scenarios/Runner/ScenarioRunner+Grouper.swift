@@ -27,11 +27,11 @@ public struct GrouperExecutor: RunExecutor {
         GrouperDrivers.schedule(spec, on: system, streams: RandomStreams(rootSeed: run.seed), latency: latency)
         var sampler = GrouperSeries(spec: spec, system: system)
         // Counts cover [warm-up, duration): the snapshot comes before any event at the warm-up time.
-        let warmup = SimTime.zero + spec.warmup
-        if warmup > .zero { sampler.run(until: warmup - SimDuration(nanoseconds: 1)) }
+        let warmup = SimTime.zero + spec.warmup, end = SimTime.zero + spec.duration
+        if warmup > .zero { sampler.run(until: warmup - SimDuration(nanoseconds: 1), end: end, progress: run.onProgress) }
         let atWarmup = system.counters, trafficAtWarmup = system.traffic, exposureAtWarmup = system.shareSecondsOnServers
         latency.since = warmup
-        sampler.run(until: SimTime.zero + spec.duration)
+        sampler.run(until: end, end: end, progress: run.onProgress)
         let report = system.check()
         if let path = run.tracePath {
             try TraceFile.write(system.log.map(\.description).joined(separator: "\n") + "\n", to: path)
