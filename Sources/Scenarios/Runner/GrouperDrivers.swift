@@ -128,8 +128,34 @@ enum GrouperDrivers {
                     if !isUp { system.setServerState(.up, server: srv - 1, at: quiet) }
                 case .restart(let at, let keep):
                     system.restartServer(srv - 1, keepData: keep, at: SimTime.zero + at)
+                case .misbehave(let b, let when):
+                    misbehave(b, when, id: i, server: srv, system, streams, quiet: quiet)
+                case .collude: break   // a configuration, see GrouperExecutor.config
                 }
             }
+        }
+    }
+
+    /// Switches a hostile behaviour on and off as its activity says. Like the down faults,
+    /// a process stops at the start of the settle period, leaving the server honest.
+    static func misbehave(_ b: ServerMisbehaviour, _ when: FaultActivity, id: Int, server srv: Int,
+                          _ system: GrouperSystem, _ streams: RandomStreams, quiet: SimTime) {
+        switch when {
+        case .always: system.setMisbehaviour(b, id: id, server: srv - 1, at: .zero)
+        case .window(let start, let end):
+            system.setMisbehaviour(b, id: id, server: srv - 1, at: SimTime.zero + start)
+            if let end { system.setMisbehaviour(nil, id: id, server: srv - 1, at: SimTime.zero + end) }
+        case .process(let up, let down):
+            var rng = streams.stream(named: "faults/\(id)/server-\(srv)")
+            var honest = true
+            var t = SimTime.zero
+            while true {
+                guard let next = advance(t, by: (honest ? up : down).sample(using: &rng), before: quiet) else { break }
+                t = next
+                honest.toggle()
+                system.setMisbehaviour(honest ? nil : b, id: id, server: srv - 1, at: t)
+            }
+            if !honest { system.setMisbehaviour(nil, id: id, server: srv - 1, at: quiet) }
         }
     }
 

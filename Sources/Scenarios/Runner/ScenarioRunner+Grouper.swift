@@ -43,7 +43,7 @@ public struct GrouperExecutor: RunExecutor {
             let found = report.findings(of: name)
             let required = spec.require.contains(name)
             return CheckerVerdict(name: name, kind: name == "convergence" ? .liveness : .safety,
-                                  passed: found.isEmpty || !required,
+                                  passed: !found.contains { $0.kind != .server } || !required,
                                   detail: found.prefix(5).map(\.message).joined(separator: "; ")
                                       + (found.count > 5 ? "; … \(found.count - 5) more" : ""))
         }
@@ -75,6 +75,11 @@ public struct GrouperExecutor: RunExecutor {
         c.unsent = UnsentRetryPolicy(onReconnect: true, period: p.unsentRetryPeriod)
         if p.variant == .asBuilt { c.asBuilt.retryOnlyOnLaunch = p.unsentRetryPeriod == nil }
         c.resendRetry = p.resendRetry
+        c.rebuild = p.rebuild
+        c.coalitions = spec.faults.compactMap { f -> Coalition? in
+            guard case .collude(let name) = f.kind else { return nil }
+            return Coalition(name: name, servers: (1...g.n).filter { f.servers.contains($0) }.map { $0 - 1 })
+        }
         return c
     }
 
