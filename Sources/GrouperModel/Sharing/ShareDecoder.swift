@@ -80,13 +80,11 @@ enum ShareDecoder {
     /// First position where some share of `rows` beyond the first k leaves the polynomial
     /// through the first k, or nil when they all lie on it.
     static func firstInconsistency<C: ShareColumns>(_ c: C, among rows: [Int], k: Int) -> Int? {
-        let base = Array(rows.prefix(k))
+        let base = Array(rows.prefix(k)), targets = Array(rows.dropFirst(k))
+        if targets.isEmpty { return nil }
         let points = base.map { c.xs[$0] }
-        for target in rows.dropFirst(k) {
-            let w = FieldPolynomial<C.Field>.lagrangeWeights(points: points, at: c.xs[target])
-            if let p = c.firstMismatch(sources: base, weights: w, target: target) { return p }
-        }
-        return nil
+        let weights = targets.map { FieldPolynomial<C.Field>.lagrangeWeights(points: points, at: c.xs[$0]) }
+        return c.firstMismatch(sources: base, targets: targets, weights: weights)
     }
 
     private static func interpolate<C: ShareColumns>(_ c: C, from rows: [Int], k: Int) -> [UInt8]? {
