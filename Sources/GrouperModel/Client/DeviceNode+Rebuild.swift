@@ -18,7 +18,7 @@ extension DeviceNode {
             work = work + w
             return secret
         }
-        if let tried = undecodable[mid], tried >= p.count { return nil }   // nothing new since the last try
+        if undecodable[mid] == p.shareIDs { return nil }   // no new or replaced share since the last try
         guard let r = try? world.scheme.rebuild(shares, k: config.k, policy: config.rebuild) else {
             partial[mid] = nil
             corrupt(mid, sim)
@@ -33,7 +33,7 @@ extension DeviceNode {
                 world.log(sim.now, index, "cannot rebuild message \(mid) from \(p.count) shares (\(config.rebuild.rawValue)): "
                     + "they disagree; waiting for more")
             }
-            undecodable[mid] = p.count
+            undecodable[mid] = p.shareIDs
             return nil
         }
         partial[mid] = nil

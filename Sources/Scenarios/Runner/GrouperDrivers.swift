@@ -117,15 +117,9 @@ enum GrouperDrivers {
                     if let end { system.setServerState(.up, server: srv - 1, at: SimTime.zero + end) }
                 case .process(let mode, let up, let down):
                     var rng = streams.stream(named: "faults/\(i)/server-\(srv)")
-                    var isUp = true
-                    var t = SimTime.zero
-                    while true {
-                        guard let next = advance(t, by: (isUp ? up : down).sample(using: &rng), before: quiet) else { break }
-                        t = next
-                        isUp.toggle()
+                    alternate(up: up, down: down, rng: &rng, quiet: quiet) { isUp, t in
                         system.setServerState(isUp ? .up : state(mode), server: srv - 1, at: t)
                     }
-                    if !isUp { system.setServerState(.up, server: srv - 1, at: quiet) }
                 case .restart(let at, let keep):
                     system.restartServer(srv - 1, keepData: keep, at: SimTime.zero + at)
                 case .misbehave(let b, let when):
@@ -147,16 +141,24 @@ enum GrouperDrivers {
             if let end { system.setMisbehaviour(nil, id: id, server: srv - 1, at: SimTime.zero + end) }
         case .process(let up, let down):
             var rng = streams.stream(named: "faults/\(id)/server-\(srv)")
-            var honest = true
-            var t = SimTime.zero
-            while true {
-                guard let next = advance(t, by: (honest ? up : down).sample(using: &rng), before: quiet) else { break }
-                t = next
-                honest.toggle()
+            alternate(up: up, down: down, rng: &rng, quiet: quiet) { honest, t in
                 system.setMisbehaviour(honest ? nil : b, id: id, server: srv - 1, at: t)
             }
-            if !honest { system.setMisbehaviour(nil, id: id, server: srv - 1, at: quiet) }
         }
+    }
+
+    /// Alternating up/down periods from time 0 (up first) until `quiet`: `change(isUp, t)` at
+    /// each change, and a last `change(true, quiet)` if the process is down then.
+    static func alternate(up: DistributionSpec, down: DistributionSpec, rng: inout Xoshiro256StarStar, quiet: SimTime,
+                          _ change: (Bool, SimTime) -> Void) {
+        var isUp = true
+        var t = SimTime.zero
+        while let next = advance(t, by: (isUp ? up : down).sample(using: &rng), before: quiet) {
+            t = next
+            isUp.toggle()
+            change(isUp, t)
+        }
+        if !isUp { change(true, quiet) }
     }
 
     static func state(_ m: ServerDownMode) -> ServerState { m == .refuse ? .refusing : .blackhole }
