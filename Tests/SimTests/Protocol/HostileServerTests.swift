@@ -193,6 +193,19 @@ import SimKernel
         #expect(s.objects(device: 1).map(\.id) == ["o6"])
     }
 
+    /// A behaviour switched off again: shares served after the switch are honest.
+    @Test func tamperWindowEnds() throws {
+        let s = try Self.system(variant: .noRecovery)
+        s.setMisbehaviour(.tamper(fraction: 1), id: 0, server: 0, at: .zero)
+        s.setMisbehaviour(nil, id: 0, server: 0, at: SimTime.zero + .seconds(Int64(30)))
+        s.update(device: 0, objectID: "late", size: 400, at: SimTime.zero + .minutes(1))
+        Self.writeFive(s, until: .minutes(2))
+        #expect(Self.total(s, .corruptedDeliveries) + Self.total(s, .corruptRebuilds) == 10)
+        for d in 1...2 {
+            #expect(s.objects(device: d).first { $0.id == "late" }?.content == s.objects(device: 0).first { $0.id == "late" }?.content)
+        }
+    }
+
     @Test func correctNeedsTwoSharesBeyondK() {
         var c = SystemConfig(devices: 2, servers: 3, k: 2, s: 3)
         c.rebuild = .correct

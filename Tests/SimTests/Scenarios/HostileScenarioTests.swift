@@ -79,4 +79,19 @@ import GrouperModel
         #expect(three["coalition_exposed_messages"] == three["messages_uploaded"])
         #expect(three["coalition_exposure_seconds", default: 0] > 0)
     }
+
+    /// The up/down form: honest 1 h, hostile 30 min, … until the settle starts at 4 h; the
+    /// process ends honest. (Shared with the down faults.)
+    @Test func alternatingPeriodsEndHonestAtTheSettle() {
+        var rng = Xoshiro256StarStar(seed: 1)
+        var changes: [(Bool, Double)] = []
+        GrouperDrivers.alternate(up: .constant(3600), down: .constant(1800), rng: &rng,
+                                 quiet: SimTime.zero + .hours(4)) { up, t in changes.append((up, (t - .zero).seconds)) }
+        #expect(changes.map(\.0) == [false, true, false, true])
+        #expect(changes.map(\.1) == [3600, 5400, 9000, 10800])
+        var short: [(Bool, Double)] = []
+        GrouperDrivers.alternate(up: .constant(3600), down: .constant(1800), rng: &rng,
+                                 quiet: SimTime.zero + .minutes(70)) { up, t in short.append((up, (t - .zero).seconds)) }
+        #expect(short.map(\.0) == [false, true] && short.map(\.1) == [3600, 4200])
+    }
 }
