@@ -32,17 +32,20 @@ extension ServerNode {
         return Double(sm.next() >> 11) * 0x1p-53 < fraction
     }
 
-    /// Before the service handles a put: on a `stale` server, the bytes each re-put message
-    /// id currently has, to serve in place of the new share. Nil when not needed.
-    func sharesBeingReplaced(_ r: ServerRequest) -> [[UInt8]?]? {
+    /// Before the service handles a put: on a `stale` server, the shares stored now under each
+    /// uploaded message id (id and bytes), candidates for being replaced. Nil when not needed.
+    func sharesBeingReplaced(_ r: ServerRequest) -> [[(id: Int, share: [UInt8])]]? {
         guard misbehaviours.stale, case .transferPut(let uploads) = r.call else { return nil }
-        return uploads.map { up in server.shares.last { $0.messageID == up.messageID }?.share }
+        return uploads.map { up in server.shares.filter { $0.messageID == up.messageID }.map { ($0.id, $0.share) } }
     }
 
-    /// After a successful put: the new share ids (assigned in upload order from `firstID`)
-    /// map to the replaced bytes.
-    func rememberStale(_ replaced: [[UInt8]?], firstID: Int) {
-        for (i, old) in replaced.enumerated() { if let old { staleShares[firstID + i] = old } }
+    /// After a successful put: each new share id (assigned in upload order from `firstID`)
+    /// maps to the bytes of the share under its message id that the put removed, if any
+    /// (whatever the service's keying of re-puts is).
+    func rememberStale(_ candidates: [[(id: Int, share: [UInt8])]], firstID: Int) {
+        for (i, old) in candidates.enumerated() {
+            if let gone = old.last(where: { server.position(ofShare: $0.id) == nil }) { staleShares[firstID + i] = gone.share }
+        }
     }
 
     /// The reply as this server sends it: lists without withheld ids; shares withheld,

@@ -13,8 +13,9 @@ struct CoalitionTracker {
     private var holders: [[String: Int]]
     /// Per coalition: message id → since when it is exposed (only while exposed).
     private var exposedSince: [[String: SimTime]]
-    /// Closed exposure intervals, summed over coalitions and messages, in seconds.
-    private var closedSeconds = 0.0
+    /// Closed exposure intervals, summed over coalitions and messages, in nanoseconds (integer
+    /// sums, so the dictionary order of the open intervals cannot change the result).
+    private var closedNanos: Int64 = 0
     /// Message ids ever exposed to some coalition.
     private(set) var exposedIDs: Set<String> = []
 
@@ -43,13 +44,14 @@ struct CoalitionTracker {
             for id in removed {
                 let h = holders[c][id, default: 0] - 1
                 holders[c][id] = h > 0 ? h : nil
-                if h == k - 1, let since = exposedSince[c].removeValue(forKey: id) { closedSeconds += (now - since).seconds }
+                if h == k - 1, let since = exposedSince[c].removeValue(forKey: id) { closedNanos += (now - since).nanoseconds }
             }
         }
     }
 
     /// Message·seconds of exposure up to `now`, open intervals included.
     func exposureSeconds(upTo now: SimTime) -> Double {
-        exposedSince.reduce(closedSeconds) { sum, open in open.values.reduce(sum) { $0 + (now - $1).seconds } }
+        let nanos = exposedSince.reduce(closedNanos) { sum, open in open.values.reduce(sum) { $0 + (now - $1).nanoseconds } }
+        return SimDuration(nanoseconds: nanos).seconds
     }
 }
