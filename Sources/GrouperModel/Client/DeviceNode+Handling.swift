@@ -70,17 +70,19 @@ extension DeviceNode {
         reupload(t, sim)
     }
 
-    /// Re-uploads, to the requester only, each message fewer than k servers still hold (or whose
-    /// stored shares I overwrote as unicast for someone else before).
+    /// Re-uploads, to the requester only, each message fewer than k servers still hold. On a
+    /// per-message server (as-built) also each whose stored shares I overwrote as unicast for
+    /// someone else before; on a per-receiver server the multicast share is never overwritten.
     func reupload(_ t: ResendTask, _ sim: Simulation<GrouperEvent>) {
         var chosen: [OutboxItem] = []
+        let overwrites = config.variant.shareKeying == .perMessage
         for (i, item) in t.items.enumerated()
-        where t.holders[i] < config.k || unicastOverwritten.contains(item.message.messageID) {
+        where t.holders[i] < config.k || (overwrites && unicastOverwritten.contains(item.message.messageID)) {
             var copy = item
             copy.shareReceiver = t.requester
             copy.isReupload = true
             chosen.append(copy)
-            unicastOverwritten.insert(item.message.messageID)
+            if overwrites { unicastOverwritten.insert(item.message.messageID) }
         }
         let names = chosen.map { label($0.message) }.joined(separator: ",")
         world.log(sim.now, index, chosen.isEmpty

@@ -19,7 +19,7 @@ final class ServerNode: SimComponent {
         self.index = index
         self.name = "server-\(index)"
         self.world = world
-        self.server = UntrustedServer(index: index, rng: rng)
+        self.server = UntrustedServer(index: index, rng: rng, keying: world.config.variant.shareKeying)
     }
 
     func handle(_ event: GrouperEvent, in sim: Simulation<GrouperEvent>) {

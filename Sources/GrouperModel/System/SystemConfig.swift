@@ -15,6 +15,9 @@ public enum ProtocolVariant: String, Codable, CaseIterable, Sendable {
     public var detectsGaps: Bool { self == .thesis || self == .basicMulticast }
     /// Senders send confirm messages.
     public var sendsConfirms: Bool { self == .thesis || self == .asBuilt }
+    /// The servers' share store: the published per-message overwrite for `as-built`, one slot
+    /// per receiver for the others (docs/protocol.md, "Server").
+    public var shareKeying: ShareKeying { self == .asBuilt ? .perMessage : .perReceiver }
 }
 
 /// The as-built behaviours of SPEC §3 that the `as-built` variant can switch on one by one.
