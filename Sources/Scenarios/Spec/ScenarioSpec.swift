@@ -27,8 +27,9 @@ public struct ScenarioSpec: Equatable, Sendable {
     public var series: SeriesSpec?
     /// Checkers whose failure fails the run (exit code 1); the others are only reported.
     public var require: [String]
-    /// During the last `settle` of the run churn and fault processes stop: every
-    /// device is online and every server up, so liveness can be judged.
+    /// The last `settle` of the run is quiet: no writes, every device online, every server up
+    /// (churn and fault processes stop, windows are clipped, restarts in it are dropped), so
+    /// liveness can be judged.
     public var settle: SimDuration
 
     /// The checkers a run reports.
