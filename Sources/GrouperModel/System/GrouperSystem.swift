@@ -76,6 +76,7 @@ public final class GrouperSystem {
     /// The owner (device 0) invites `device` face to face.
     public func invite(device: Int, at t: SimTime) {
         precondition(world.deviceComponents.indices.contains(device), "device \(device) out of range")
+        world.invitations.append((device, at(t)))
         command(.invite(invitee: device), device: 0, at: t)
     }
 

@@ -33,7 +33,9 @@ public struct ScenarioSpec: Equatable, Sendable {
     public var settle: SimDuration
 
     /// The checkers a run reports.
-    public static let checkers = ["convergence", "no-phantom", "ttl"]
+    public static let checkers = ["convergence", "delivery", "outbox", "no-phantom", "ttl"]
+    /// The checkers of `checkers` that judge liveness (the others judge safety).
+    public static let livenessCheckers = ["convergence", "delivery", "outbox"]
 }
 
 /// The group: devices over n servers with f(k, n, s) and a TTL.
