@@ -7,7 +7,7 @@ extension GrouperSystem {
     /// invitation time has come, in device order.
     var membersToBe: [Int] {
         var want = Array(repeating: false, count: config.devices)
-        for d in 0..<config.initialMembers { want[d] = true }
+        for d in config.startMembers { want[d] = true }
         for i in world.invitations where i.at <= sim.now { want[i.device] = true }
         return want.indices.filter { want[$0] }
     }

@@ -79,6 +79,11 @@ public struct SystemConfig: Codable, Equatable, Sendable {
     public var devices: Int
     /// Devices that are members from the start (0..<initialMembers); the rest can be invited later.
     public var initialMembers: Int
+    /// Devices that are members from the start, if not simply 0..<initialMembers: sorted,
+    /// distinct, with the owner 0 among them (`validate()` checks). Overrides `initialMembers`.
+    public var members: [Int]? = nil
+    /// The members from the start, whichever way they were given.
+    public var startMembers: [Int] { members ?? Array(0..<initialMembers) }
     /// Number of servers n.
     public var servers: Int
     /// Threshold k: shares needed to rebuild.
@@ -141,6 +146,12 @@ extension SystemConfig {
         guard devices >= 1 else { throw fail("devices", "must be ≥ 1, got \(devices)") }
         guard (1...devices).contains(initialMembers) else {
             throw fail("initialMembers", "must be in 1...\(devices), got \(initialMembers)")
+        }
+        if let members {
+            guard members.first == 0, zip(members, members.dropFirst()).allSatisfy({ $0 < $1 }),
+                  let last = members.last, last < devices else {
+                throw fail("members", "must be sorted distinct device indices in 0..<\(devices) starting with the owner 0, got \(members)")
+            }
         }
         guard (1...255).contains(servers) else { throw fail("servers", "n must be in 1...255, got \(servers)") }
         guard k >= 1, k <= servers else { throw fail("k", "must be in 1...n (\(servers)), got \(k)") }

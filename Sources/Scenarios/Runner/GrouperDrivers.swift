@@ -49,6 +49,7 @@ enum GrouperDrivers {
         workload(spec, system, streams, end: spec.settle > .zero ? quiet : end)
         churn(spec, system, streams, quiet: quiet)
         faults(spec, system, streams, quiet: quiet)
+        for i in spec.group.invitations { system.invite(device: i.device - 1, at: SimTime.zero + i.at) }
         for d in 0..<spec.group.devices {
             system.onReceive(device: d) { [unowned system] _, messages in latency.record(messages, on: system) }
         }

@@ -47,6 +47,21 @@ public struct GroupSpec: Equatable, Sendable {
     public var s: Int
     public var ttl: SimDuration
     public var sweepPeriod: SimDuration
+    /// Devices (1-based, sorted, device 1 among them) that are members from the start; nil: all.
+    public var members: [Int]? = nil
+    /// Timed invitations of devices that are not members yet.
+    public var invitations: [Invitation] = []
+
+    /// The members from the start, 1-based and sorted.
+    public var initialMembers: [Int] { members ?? Array(1...devices) }
+}
+
+/// `{"device": 7, "at": "2d", "by": 1}`: the owner invites a device face to face at a time.
+public struct Invitation: Equatable, Sendable {
+    public var device: Int
+    public var at: SimDuration
+    /// The inviting device; always the owner (device 1), who holds the master keys.
+    public var by: Int
 }
 
 public struct ProtocolSpec: Equatable, Sendable {
