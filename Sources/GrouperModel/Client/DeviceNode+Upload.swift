@@ -120,6 +120,7 @@ extension DeviceNode {
         let to = j.shareReceiver.map { world.name(ofNode: $0) } ?? "*"
         adaptBatch(after: j, success: success, sim)
         if success {
+            multicastReuploadDone(j.items)
             for item in j.items {
                 let m = item.message
                 world.counters.add(.messagesUploaded, device: index, type: m.type, at: sim.now)

@@ -65,6 +65,10 @@ final class DeviceNode: SimComponent {
     /// Messages I re-uploaded as unicast (their stored shares may be invisible to others).
     var unicastOverwritten: Set<String> = []
     var resendTasks: [Int: ResendTask] = [:]
+    /// Who asked for each of my messages lately, and since when (`resendMulticastAfter`).
+    var askedBy: [String: (requesters: [String], since: SimTime)] = [:]
+    /// My messages with a multicast re-upload queued or in flight.
+    var multicastReuploads: Set<String> = []
     var nextTaskID = 1
     var lastConfirmAt: SimTime?
 

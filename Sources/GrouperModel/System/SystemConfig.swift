@@ -104,6 +104,10 @@ public struct SystemConfig: Codable, Equatable, Sendable {
     public var unsent: UnsentRetryPolicy
     /// A receiver does not ask again for a range it already asked for before this much time passed.
     public var resendRetry: SimDuration
+    /// Answering resends: once this many different requesters asked for a message within one
+    /// TTL, it is re-uploaded once as a multicast instead of once more per requester; nil =
+    /// always to the requester only (the thesis). Not in the published client.
+    public var resendMulticastAfter: Int? = nil
     /// A request without an answer after this long fails (blackholed server).
     public var requestTimeout: SimDuration
     /// At most this many messages per `transfer/put` request (thesis: 100).
@@ -165,5 +169,6 @@ extension SystemConfig {
             if let p, p.nanoseconds <= 0 { throw fail(name, "must be positive or absent, got \(p)") }
         }
         guard resendRetry.nanoseconds >= 0 else { throw fail("resendRetry", "must be ≥ 0") }
+        if let m = resendMulticastAfter, m < 1 { throw fail("resendMulticastAfter", "must be ≥ 1 or absent, got \(m)") }
     }
 }

@@ -78,6 +78,7 @@ public struct GrouperExecutor: RunExecutor {
         c.unsent = UnsentRetryPolicy(onReconnect: true, period: p.unsentRetryPeriod)
         if p.variant == .asBuilt { c.asBuilt.retryOnlyOnLaunch = p.unsentRetryPeriod == nil }
         c.resendRetry = p.resendRetry
+        c.resendMulticastAfter = p.resendMulticastAfter
         return c
     }
 

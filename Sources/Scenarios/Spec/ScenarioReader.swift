@@ -102,7 +102,8 @@ struct ScenarioReader {
             return ProtocolSpec(variant: .thesis, confirm: defaultConfirm, receive: defaultReceive,
                                 resendRetry: .minutes(10), unsentRetryPeriod: .minutes(10))
         }
-        guard let o = ObjectReader(n, allowed: ["variant", "confirm", "receive", "resend_retry", "unsent_retry"]) else { return nil }
+        guard let o = ObjectReader(n, allowed: ["variant", "confirm", "receive", "resend_retry", "unsent_retry",
+                                                "resend_multicast_after"]) else { return nil }
         let before = sink.count
         let variant = o.optional("variant").map { $0.choice(ProtocolVariant.allCases.map(\.rawValue)).flatMap(ProtocolVariant.init) } ?? .thesis
         let confirm = o.optional("confirm").map { c -> ConfirmPolicySpec? in
@@ -127,9 +128,11 @@ struct ScenarioReader {
             unsent = u.value == .string("on-reconnect") ? .some(nil)
                 : u.duration(positive: true).map { .some($0) } ?? nil
         }
-        guard sink.count == before, let variant, let confirm, let receive, let resendRetry, let unsent else { return nil }
+        let shared = o.optional("resend_multicast_after").map { $0.int(in: 1...1000) } ?? .some(nil)
+        guard sink.count == before, let variant, let confirm, let receive, let resendRetry, let unsent, let shared
+        else { return nil }
         return ProtocolSpec(variant: variant, confirm: confirm, receive: receive, resendRetry: resendRetry,
-                            unsentRetryPeriod: unsent)
+                            resendMulticastAfter: shared, unsentRetryPeriod: unsent)
     }
 
     func readRequire(_ n: Node?) -> [String]? {

@@ -70,6 +70,9 @@ public struct ProtocolSpec: Equatable, Sendable {
     public var receive: ReceivePolicySpec
     /// A receiver does not ask again for a range it already asked for before this.
     public var resendRetry: SimDuration
+    /// Once this many different requesters asked a sender for a message within one TTL, it is
+    /// re-uploaded once as a multicast; nil = always to each requester (the thesis).
+    public var resendMulticastAfter: Int? = nil
     /// Unsent messages are retried on reconnect and, if set, periodically.
     public var unsentRetryPeriod: SimDuration?
 }

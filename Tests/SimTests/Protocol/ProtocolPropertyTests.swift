@@ -16,7 +16,7 @@ struct RandomRun {
         ProcessInfo.processInfo.environment["GROUPER_PROPERTY_SEEDS"].flatMap(Int.init) ?? 300
     }
 
-    static func make(seed: UInt64, variant: ProtocolVariant) throws -> GrouperSystem {
+    static func make(seed: UInt64, variant: ProtocolVariant, resendMulticastAfter: Int? = nil) throws -> GrouperSystem {
         var rng = Xoshiro256StarStar(seed: seed)
         let devices = rng.int(in: 2...5), n = rng.int(in: 2...5)
         let k = rng.int(in: 1...n), s = rng.int(in: k...n)
@@ -25,6 +25,7 @@ struct RandomRun {
         let lateInvite = devices > 2 && rng.chance(0.3)
         if lateInvite { c.initialMembers = devices - 1 }
         c.unsent = UnsentRetryPolicy(onReconnect: true, period: .minutes(2))
+        c.resendMulticastAfter = resendMulticastAfter
         let system = try GrouperSystem(config: c)
         system.loggingEnabled = ProcessInfo.processInfo.environment["GROUPER_LOG"] != nil
         let minute = { (m: Int) in SimTime.zero + .minutes(Int64(m)) }
@@ -79,6 +80,17 @@ struct RandomRun {
         }
         #expect(failures.isEmpty, Comment(rawValue: "\(failures.count) of \(seeds) seeds failed "
             + "(replay: RandomRun.make(seed:variant: .thesis))\n" + failures.prefix(10).joined(separator: "\n")))
+    }
+
+    /// Shared (multicast) re-uploads keep every checker passing on the same runs.
+    @Test func sharedReuploadsConvergeToo() throws {
+        let seeds = min(RandomRun.seedCount(), 60)
+        var failures: [String] = []
+        for seed in 1...UInt64(seeds) {
+            let report = try RandomRun.make(seed: seed, variant: .thesis, resendMulticastAfter: 2).check()
+            if !report.passed { failures.append("seed \(seed): \(report.findings.prefix(2))") }
+        }
+        #expect(failures.isEmpty, "\(failures.count) of \(seeds): \(failures.prefix(5))")
     }
 
     /// Canary: without recovery the same runs must lose messages, and the checkers must name

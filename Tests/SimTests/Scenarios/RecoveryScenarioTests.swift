@@ -41,6 +41,27 @@ import SimKernel
         }
     }
 
+    /// The same stampede answered with shared re-uploads: the second requester of a message
+    /// gets a multicast re-upload that serves the seven after it (threshold 2), or the first
+    /// does (threshold 1); every device still converges within the confirm period.
+    @Test func sharedReuploadsAnswerTheStampedeOnce() throws {
+        let text = try #require(BuiltinScenarios.source(named: "recovery-stampede")).bytes
+        var counts: [Int?: Double] = [:]
+        for after in [nil, 2, 1] as [Int?] {
+            var json = String(decoding: text, as: UTF8.self).replacingOccurrences(of: "\"replications\": 10", with: "\"replications\": 1")
+            if let after {
+                json = json.replacingOccurrences(of: "\"settle\": \"1h\",", with: "\"settle\": \"1h\", \"protocol\": {\"resend_multicast_after\": \(after)},")
+            }
+            let (s, records) = try Self.records(json)
+            let r = try #require(records.first)
+            #expect(r.failedCheckers.isEmpty, "\(String(describing: after)): \(r.failedCheckers.map(\.detail))")
+            #expect(s.base.protocolSpec.resendMulticastAfter == after)
+            counts[after] = r.metrics[s.base.metrics.firstIndex(of: "reuploads")!]
+        }
+        let perDevice = try #require(counts[nil]) / 9
+        #expect(perDevice >= 10 && counts[2] == 2 * perDevice && counts[1] == perDevice, "\(counts)")
+    }
+
     /// Twenty devices over f(3, 5, 4), TTL 2 h, all writing under heavy churn: converges
     /// within one confirm period (= TTL) of settle. (The 100-device version is a documented
     /// scenario run; docs/protocol.md quotes it.)
