@@ -92,12 +92,16 @@ extension UntrustedServer {
     }
 
     /// Whether member `node` could fetch a share of this message id here: a multicast share
-    /// (not its own) or a unicast share to it. O(shares); for checkers and tests.
+    /// (not its own) or a unicast share to it. For checkers and tests: O(users + log shares).
     public func holds(messageID: String, groupID: String, visibleTo node: String) -> Bool {
         guard let g = groupByID[groupID],
               let u = users.indices.first(where: { users[$0].group == g && users[$0].node == node }) else { return false }
-        return shares.contains { $0.group == g && $0.messageID == messageID && $0.sender != u
-            && ($0.receiver == nil || $0.receiver == u) }
+        let keys = [ShareKey(group: g, messageID: messageID)] + (keying == .perReceiver
+            ? [ShareKey(group: g, messageID: messageID, receiver: u)] : [])
+        return keys.contains { key in
+            guard let id = shareIDByMessage[key], let i = position(ofShare: id) else { return false }
+            return shares[i].sender != u && (shares[i].receiver == nil || shares[i].receiver == u)
+        }
     }
 
     func shareKey(group g: Int, messageID: String, receiver: Int?) -> ShareKey {
