@@ -78,6 +78,8 @@ private func at(_ minutes: Int64, _ seconds: Int64 = 0) -> SimTime { SimTime.zer
         let ids = system.writes.filter { ["r3", "r4", "r5"].contains($0.objectID) }.map(\.messageID)
         #expect(lost.flatMap(\.messageIDs) == ids)
         #expect(lost.allSatisfy { $0.kind == .liveness && $0.message.contains("lost") })
+        #expect(lost.allSatisfy { $0.message.contains("deleted by the servers' TTL") })
+        #expect(system.check().findings(of: "delivery").flatMap(\.messageIDs) == ids)
         #expect(!system.check().safetyFailed)
     }
 
