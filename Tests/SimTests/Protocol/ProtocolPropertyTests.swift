@@ -140,6 +140,23 @@ struct RandomRun {
 }
 
 @Suite struct InvitationTests {
+    /// `members` picks exactly the start members (owner 0 among them); bad lists are refused.
+    @Test func startMembersAreExactlyTheList() throws {
+        var c = SystemConfig(devices: 5, servers: 3, k: 2, s: 3, ttl: .minutes(10))
+        c.members = [0, 2, 4]
+        let system = try GrouperSystem(config: c)
+        #expect((0..<5).map { system.isMember(device: $0) } == [true, false, true, false, true])
+        system.update(device: 1, objectID: "x", size: 10, at: SimTime.zero + .seconds(Int64(1)))  // not a member: dropped
+        system.update(device: 2, objectID: "a", size: 10, at: SimTime.zero + .seconds(Int64(2)))
+        system.run(until: SimTime.zero + .minutes(5))
+        #expect(system.writes.map(\.device) == [2] && system.objects(device: 4).map(\.id) == ["a"])
+        #expect(system.check().passed, "\(system.check().findings)")
+        for bad in [[2, 4], [0, 0, 1], [0, 5], [0, 3, 2]] {
+            c.members = bad
+            #expect(throws: SystemConfigError.self) { try GrouperSystem(config: c) }
+        }
+    }
+
     /// A member invited after every share expired still gets every normal message the owner
     /// holds, face to face, and ends with the same objects.
     @Test func lateMemberGetsOwnersMessages() throws {
