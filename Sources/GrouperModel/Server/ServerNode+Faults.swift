@@ -120,5 +120,6 @@ extension ServerNode {
         }
         coalitionHeld = after
         world.coalitions.update(server: index, added: added, removed: removed, now: now)
+        world.singles?.update(server: index, added: added, removed: removed, now: now)
     }
 }

@@ -14,6 +14,8 @@ final class ServerNode: SimComponent {
     /// Shares held over time (updated after every event the server handles); an observation,
     /// not part of the fingerprint.
     private(set) var heldShares = TimeWeightedAverage()
+    /// Bytes of the shares held over time, kept only with `config.trackExposure`.
+    private(set) var heldBytes = TimeWeightedAverage()
     /// Hostile behaviours active now (issue #11); empty for an honest server.
     var misbehaviours = ActiveMisbehaviours()
     /// `keep` / `early-delete` behaviours this server ever had, for the TTL checker's findings.
@@ -55,6 +57,7 @@ final class ServerNode: SimComponent {
         default: break
         }
         heldShares.set(Double(server.shares.count), at: sim.now)
+        if world.config.trackExposure { heldBytes.set(Double(server.shares.reduce(0) { $0 + $1.share.count }), at: sim.now) }
         if coalitionHeld != nil { trackCoalitionHoldings(sim.now) }
     }
 

@@ -23,7 +23,7 @@ public final class GrouperSystem {
         world = World(config: config, scheme: config.scheme.makeScheme(), streams: sim.streams)
         for j in 0..<config.servers {
             let node = ServerNode(index: j, world: world, rng: sim.randomStream(for: "server-\(j)"))
-            if world.coalitions.isMember(j) { node.coalitionHeld = [] }
+            if world.coalitions.isMember(j) || config.trackExposure { node.coalitionHeld = [] }
             world.serverNodes.append(node)
             world.serverComponents.append(sim.add(node))
         }

@@ -117,6 +117,9 @@ public struct SystemConfig: Codable, Equatable, Sendable {
     public var rebuild: RebuildPolicy = .firstK
     /// Servers that pool what they store (only the exposure metrics see them).
     public var coalitions: [Coalition] = []
+    /// Track what each single server could read and the bytes servers hold (issue #10's exposure
+    /// and storage metrics). Observations only: the run is the same with or without.
+    public var trackExposure = false
 
     /// 60 s: the request timeout of `init` and of every built-in network profile.
     public static let defaultRequestTimeout: SimDuration = .seconds(Int64(60))

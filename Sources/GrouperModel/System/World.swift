@@ -47,6 +47,9 @@ final class World {
     var verifyDeliveries = false
     /// Exposure of messages to colluding servers (issue #11).
     var coalitions: CoalitionTracker
+    /// Each server alone as a "coalition": what one server could read (issue #10); nil unless
+    /// `config.trackExposure`.
+    var singles: CoalitionTracker?
 
     init(config: SystemConfig, scheme: any SecretSharingScheme, streams: RandomStreams) {
         self.config = config
@@ -61,6 +64,10 @@ final class World {
         groupID = MessageIDGenerator.make(using: &grng)
         counters = ProtocolCounters(ttl: config.ttl)
         coalitions = CoalitionTracker(coalitions: config.coalitions, servers: config.servers, k: config.k)
+        if config.trackExposure {
+            singles = CoalitionTracker(coalitions: (0..<config.servers).map { Coalition(name: "server-\($0)", servers: [$0]) },
+                                       servers: config.servers, k: config.k)
+        }
     }
 
     func log(_ time: SimTime, _ device: Int, _ text: @autoclosure () -> String) {

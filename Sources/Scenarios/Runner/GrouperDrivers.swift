@@ -11,14 +11,14 @@ final class LatencyRecorder {
     private(set) var samples: [Double] = []
     var count: Int { samples.count }
 
-    /// Adds the latency of every update in `messages`, received now by one device.
-    func record(_ messages: [GrouperMessage], on system: GrouperSystem) {
-        for m in messages where m.type == .update {
-            if writtenAt[m.messageID] == nil {
+    /// Adds the latency of every update in `updates` (message ids), received now by one device.
+    func record(_ updates: [String], on system: any DrivenSystem) {
+        for id in updates {
+            if writtenAt[id] == nil {
                 let writes = system.writes
                 while indexed < writes.count { writtenAt[writes[indexed].messageID] = writes[indexed].time; indexed += 1 }
             }
-            guard let t = writtenAt[m.messageID], t >= since else { continue }
+            guard let t = writtenAt[id], t >= since else { continue }
             let latency = (system.now - t).seconds
             total += latency
             samples.append(latency)
@@ -43,7 +43,7 @@ final class LatencyRecorder {
 /// churn windows and fault windows are clipped at `quiet` (dropped if they start in it) and
 /// restarts in it are dropped.
 enum GrouperDrivers {
-    static func schedule(_ spec: ScenarioSpec, on system: GrouperSystem, streams: RandomStreams, latency: LatencyRecorder) {
+    static func schedule(_ spec: ScenarioSpec, on system: any DrivenSystem, streams: RandomStreams, latency: LatencyRecorder) {
         let end = SimTime.zero + spec.duration
         let quiet = end - spec.settle
         workload(spec, system, streams, end: spec.settle > .zero ? quiet : end)
@@ -51,7 +51,7 @@ enum GrouperDrivers {
         faults(spec, system, streams, quiet: quiet)
         for i in spec.group.invitations { system.invite(device: i.device - 1, at: SimTime.zero + i.at) }
         for d in 0..<spec.group.devices {
-            system.onReceive(device: d) { [unowned system] _, messages in latency.record(messages, on: system) }
+            system.onUpdatesDelivered(device: d) { [unowned system] ids in latency.record(ids, on: system) }
         }
     }
 
@@ -73,7 +73,7 @@ enum GrouperDrivers {
         }
     }
 
-    static func workload(_ spec: ScenarioSpec, _ system: GrouperSystem, _ streams: RandomStreams, end: SimTime) {
+    static func workload(_ spec: ScenarioSpec, _ system: any DrivenSystem, _ streams: RandomStreams, end: SimTime) {
         let w = spec.workload
         for d in 1...spec.group.devices where w.writers.contains(d) {
             if let u = w.update {
@@ -92,7 +92,7 @@ enum GrouperDrivers {
         }
     }
 
-    static func churn(_ spec: ScenarioSpec, _ system: GrouperSystem, _ streams: RandomStreams, quiet: SimTime) {
+    static func churn(_ spec: ScenarioSpec, _ system: any DrivenSystem, _ streams: RandomStreams, quiet: SimTime) {
         let c = spec.churn
         if let (on, off) = c.process {
             for d in 1...spec.group.devices where c.devices.contains(d) {
@@ -118,7 +118,7 @@ enum GrouperDrivers {
         }
     }
 
-    static func faults(_ spec: ScenarioSpec, _ system: GrouperSystem, _ streams: RandomStreams, quiet: SimTime) {
+    static func faults(_ spec: ScenarioSpec, _ system: any DrivenSystem, _ streams: RandomStreams, quiet: SimTime) {
         let settles = spec.settle > .zero
         for (i, f) in spec.faults.enumerated() {
             for srv in 1...spec.group.n where f.servers.contains(srv) {
@@ -148,7 +148,7 @@ enum GrouperDrivers {
     /// Switches a hostile behaviour on and off as its activity says. Like the down faults,
     /// a process stops at the start of the settle period, leaving the server honest.
     static func misbehave(_ b: ServerMisbehaviour, _ when: FaultActivity, id: Int, server srv: Int,
-                          _ system: GrouperSystem, _ streams: RandomStreams, quiet: SimTime) {
+                          _ system: any DrivenSystem, _ streams: RandomStreams, quiet: SimTime) {
         switch when {
         case .always: system.setMisbehaviour(b, id: id, server: srv - 1, at: .zero)
         case .window(let start, let end):

@@ -60,6 +60,7 @@ struct GrouperMetrics {
         case "messages_unrecoverable": return Double(system.unrecoverableMessages)
         case "coalition_exposed_messages": return Double(system.coalitionExposedMessages)
         case "coalition_exposure_seconds": return system.coalitionExposureSeconds
+        case "transfers_declined", "transfers_expired", "transfers_lost_in_restart": return .nan   // central only
         default: return timing(name)
         }
     }
@@ -97,14 +98,24 @@ struct GrouperMetrics {
 struct GrouperSeries {
     let names: [String]
     let times: [SimTime]
-    let system: GrouperSystem
+    /// Runs the system up to and including a time; the system's clock now.
+    let advance: (SimTime) -> Void
+    let clock: () -> SimTime
+    /// A series value of the system now.
+    let sample: (String) -> Double
     private var next = 0
     private(set) var rows: [[Double]] = []
 
     init(spec: ScenarioSpec, system: GrouperSystem) {
+        self.init(spec: spec, advance: { system.run(until: $0) }, clock: { system.now },
+                  sample: { Self.value($0, of: system) })
+    }
+
+    init(spec: ScenarioSpec, advance: @escaping (SimTime) -> Void, clock: @escaping () -> SimTime,
+         sample: @escaping (String) -> Double) {
         names = spec.series?.metrics ?? []
         times = spec.series?.times(duration: spec.duration) ?? []
-        self.system = system
+        self.advance = advance; self.clock = clock; self.sample = sample
         rows.reserveCapacity(times.count)
     }
 
@@ -114,7 +125,7 @@ struct GrouperSeries {
     mutating func run(until time: SimTime, end: SimTime, progress: (@Sendable (Double) -> Void)?) {
         guard let progress, end > .zero else { return run(until: time) }
         let step = max(1, end.nanoseconds / 100)
-        var t = system.now
+        var t = clock()
         while t < time {
             t = min(time, SimTime.zero + SimDuration(nanoseconds: (t.nanoseconds / step + 1) * step))
             run(until: t)
@@ -124,15 +135,15 @@ struct GrouperSeries {
 
     mutating func run(until time: SimTime) {
         while next < times.count && times[next] <= time {
-            system.run(until: times[next])
-            rows.append(names.map(value))
+            advance(times[next])
+            rows.append(names.map(sample))
             next += 1
         }
-        system.run(until: time)
+        advance(time)
     }
 
     /// A series value now (`SeriesCatalog`): counts since the start of the run, or states.
-    func value(_ name: String) -> Double {
+    static func value(_ name: String, of system: GrouperSystem) -> Double {
         switch name {
         case "shares_on_servers": return Double(system.sharesOnServers)
         case "devices_online": return Double(system.devicesOnline)

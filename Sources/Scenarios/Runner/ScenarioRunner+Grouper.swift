@@ -15,6 +15,7 @@ public struct GrouperExecutor: RunExecutor {
 
     public func execute(_ run: ResolvedRun) throws -> RunOutcome {
         let spec = run.spec
+        if spec.architecture == .central { return try CentralExecutor().execute(run) }
         let config = Self.config(spec, seed: run.seed)
         let system: GrouperSystem
         do { system = try GrouperSystem(config: config) } catch {

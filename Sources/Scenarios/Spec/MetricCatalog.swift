@@ -49,6 +49,9 @@ public enum MetricCatalog {
         Metric(name: "messages_unrecoverable", unit: "messages", summary: "(receiver, message) pairs left unrebuilt at the end because their shares disagree"),
         Metric(name: "coalition_exposed_messages", unit: "messages", summary: "messages a colluding coalition held shares of on ≥ k servers at some moment"),
         Metric(name: "coalition_exposure_seconds", unit: "s", summary: "Σ over coalitions and messages of the time the coalition held ≥ k of its shares"),
+        Metric(name: "transfers_declined", unit: "transfers", summary: "central: transfers a receiver declined (it held a newer version); NaN for Grouper"),
+        Metric(name: "transfers_expired", unit: "transfers", summary: "central: transfers given up at the retention limit (file lost for that receiver); NaN for Grouper"),
+        Metric(name: "transfers_lost_in_restart", unit: "transfers", summary: "central: open transfers whose file a restart without data destroyed; NaN for Grouper"),
     ]
 
     /// Reported when a scenario has no `metrics` list.

@@ -8,7 +8,7 @@ struct ScenarioReader {
 
     static let topKeys = ["format", "name", "description", "seed", "replications", "duration", "warmup",
                           "group", "protocol", "sharing", "workload", "churn", "faults", "profiles",
-                          "sweep", "metrics", "series", "require", "settle"]
+                          "sweep", "metrics", "series", "require", "settle", "architecture", "central"]
 
     /// The spec, or nil when any issue was added (issues are in `sink`).
     func read(_ root: JSONValue) -> ScenarioSpec? {
@@ -38,6 +38,11 @@ struct ScenarioReader {
         let require = readRequire(obj.optional("require"))
         let series = readSeries(obj.optional("series"), duration: duration)
         let settle = obj.optional("settle").map { $0.duration(positive: false) } ?? .zero
+        let architecture = obj.optional("architecture").map { n in
+            n.choice(Architecture.allCases.map(\.rawValue)).flatMap(Architecture.init(rawValue:))
+        } ?? .grouper
+        let central = readCentral(obj.optional("central"))
+        if let architecture { checkArchitectureFields(root, architecture) }
         if let d = duration, let st = settle, st >= d {
             sink.add("settle", "got \"\(st)\", expected a settle time shorter than the duration (\(d))")
         }
@@ -54,13 +59,13 @@ struct ScenarioReader {
         }
         guard sink.count == before, let name, let seed, let replications, let duration, let warmup, let group,
               let proto, let sharing, let workload, let churn, let faults, let profiles, let sweep, let metrics,
-              let require, let settle, let series
+              let require, let settle, let series, let architecture, let central
         else { return nil }
         return ScenarioSpec(name: name, description: description, seed: seed, replications: replications,
                             duration: duration, warmup: warmup, group: group, protocolSpec: proto,
                             sharing: sharing, workload: workload, churn: churn, faults: faults,
                             profiles: profiles, sweep: sweep, metrics: metrics, series: series,
-                            require: require, settle: settle)
+                            require: require, settle: settle, architecture: architecture, central: central)
     }
 
     /// Names become directory names: letters, digits, `.`, `_`, `-`; at most 64.

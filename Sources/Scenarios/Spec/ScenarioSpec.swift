@@ -31,6 +31,10 @@ public struct ScenarioSpec: Equatable, Sendable {
     /// (churn and fault processes stop, windows are clipped, restarts in it are dropped), so
     /// liveness can be judged.
     public var settle: SimDuration
+    /// Which system runs the scenario (issue #10): Grouper, or a CloudDrop-style central server.
+    public var architecture: Architecture = .grouper
+    /// The central server's options; only with `architecture` central.
+    public var central: CentralSpec = CentralSpec()
 
     /// The checkers a run reports.
     public static let checkers = ["convergence", "delivery", "outbox", "no-phantom", "ttl"]
@@ -219,4 +223,20 @@ public struct FaultSpec: Equatable, Sendable {
     }
     public var servers: ServerSelection
     public var kind: Kind
+}
+
+/// `"architecture"`: the system a scenario runs on (docs/architectures.md).
+public enum Architecture: String, CaseIterable, Sendable {
+    /// Shamir-shared messages on n untrusted TTL servers (the default).
+    case grouper
+    /// One trusted server keeps each whole file until every addressed receiver fetched it (seed 004).
+    case central
+}
+
+/// `"central": {"retention": "3d"}`: options of the central server.
+public struct CentralSpec: Equatable, Sendable {
+    /// A transfer not fetched this long after its upload is given up (`unattended`, the file is
+    /// lost for that receiver); nil = kept until fetched (CloudDrop).
+    public var retention: SimDuration?
+    public init(retention: SimDuration? = nil) { self.retention = retention }
 }

@@ -1,0 +1,80 @@
+import SimKernel
+
+extension CentralSystem {
+    /// Runs the checkers that apply to a central server: convergence (liveness) and no-phantom
+    /// (safety). Grouper's delivery, outbox and TTL checkers have nothing to judge here.
+    public func check() -> CheckReport {
+        CheckReport(findings: checkConvergence() + checkNoPhantom(), nothingToCheck: world.writes.isEmpty)
+    }
+
+    /// The last write of each object, by version (object ids sorted).
+    func finalWrites() -> [ObjectWrite] {
+        var last: [String: ObjectWrite] = [:]
+        for w in world.writes where last[w.objectID].map({ $0.version < w.version }) ?? true { last[w.objectID] = w }
+        return last.keys.sorted().map { last[$0]! }
+    }
+
+    /// Liveness: every member that was a member when an object was last written holds that
+    /// final version (or, for a delete, does not hold the object); each finding says why not.
+    public func checkConvergence() -> [CheckFinding] {
+        var out: [CheckFinding] = []
+        for (d, w, holds) in expectations() where !holds {
+            let what = w.content == nil ? "delete" : "update"
+            out.append(CheckFinding(checker: "convergence", kind: .liveness,
+                                    message: "D\(d.index) lacks \(what) of \(w.objectID) by D\(w.device) "
+                                        + "(message \(w.messageID)): \(reason(w, device: d.index))",
+                                    messageIDs: [w.messageID]))
+        }
+        return out
+    }
+
+    /// (member, final write it was addressed, holds it) for every member that was a member when
+    /// the object was last written, members in index order, objects sorted.
+    func expectations() -> [(device: CentralDeviceNode, write: ObjectWrite, holds: Bool)] {
+        let finals = finalWrites()
+        var out: [(device: CentralDeviceNode, write: ObjectWrite, holds: Bool)] = []
+        for d in world.deviceNodes where d.isMember {
+            for w in finals where (world.joinedAt[d.index].map { $0 <= w.time } ?? false) {
+                let entry = d.store[w.objectID]
+                out.append((d, w, entry?.version == w.version || (w.content == nil && entry == nil)))
+            }
+        }
+        return out
+    }
+
+    /// Fraction of (member, object) pairs holding the object's final state; nil when none.
+    public var deliveryRatio: Double? {
+        let e = expectations()
+        return e.isEmpty ? nil : Double(e.filter(\.holds).count) / Double(e.count)
+    }
+
+    func reason(_ w: ObjectWrite, device d: Int) -> String {
+        if !world.deviceNodes[d].online { return "D\(d) is offline at the end of the run" }
+        if world.deviceNodes[w.device].unsent.contains(where: { $0.messageID == w.messageID }) {
+            return "never stored on the server; still queued on D\(w.device)"
+        }
+        guard let t = server.store.outbox.last(where: { $0.to == d && $0.messageID == w.messageID }) else { return "no transfer to D\(d) on the server" }
+        if t.lostInRestart { return "lost: the server restarted without its data before D\(d) fetched it" }
+        if t.expired { return "lost: the retention limit expired before D\(d) fetched it (unattended)" }
+        return "not fetched yet (transfer \(t.status.rawValue))"
+    }
+
+    /// Safety: every object version a device holds was written by some device, with that content.
+    public func checkNoPhantom() -> [CheckFinding] {
+        var byVersion: [ObjectVersion: ObjectWrite] = [:]
+        for w in world.writes { byVersion[w.version] = w }
+        var out: [CheckFinding] = []
+        for d in world.deviceNodes {
+            for id in d.store.keys.sorted() {
+                let e = d.store[id]!
+                guard let w = byVersion[e.version], w.objectID == id, w.content == e.content else {
+                    out.append(CheckFinding(checker: "no-phantom", kind: .safety,
+                                            message: "D\(d.index) holds \(id) at version \(e.version), which no device wrote "
+                                                + "with that content", messageIDs: []))
+                    continue
+                }
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,39 @@
+import SimKernel
+import GrouperModel
+
+/// What `GrouperDrivers` needs of a system to play a scenario's workload, churn, faults and
+/// invitations on it: Grouper (`GrouperSystem`) or the central server (`CentralSystem`).
+protocol DrivenSystem: AnyObject {
+    var now: SimTime { get }
+    var writes: [ObjectWrite] { get }
+    func update(device: Int, objectID: String, size: Int, at t: SimTime)
+    func delete(device: Int, objectID: String, at t: SimTime)
+    func setOnline(_ online: Bool, device: Int, at t: SimTime)
+    func invite(device: Int, at t: SimTime)
+    func setServerState(_ state: ServerState, server: Int, at t: SimTime)
+    func restartServer(_ server: Int, keepData: Bool, at t: SimTime)
+    func setMisbehaviour(_ behaviour: ServerMisbehaviour?, id: Int, server: Int, at t: SimTime)
+    /// `callback` gets the message ids of the updates `device` received, in order.
+    func onUpdatesDelivered(device: Int, _ callback: @escaping ([String]) -> Void)
+}
+
+extension GrouperSystem: DrivenSystem {
+    func onUpdatesDelivered(device: Int, _ callback: @escaping ([String]) -> Void) {
+        onReceive(device: device) { _, messages in callback(messages.filter { $0.type == .update }.map(\.messageID)) }
+    }
+}
+
+/// The central server is scenario server 1 (index 0): faults on the other servers do not
+/// reach it. Hostile faults are rejected by the reader for this architecture.
+extension CentralSystem: DrivenSystem {
+    func setServerState(_ state: ServerState, server: Int, at t: SimTime) {
+        if server == 0 { setServerState(state, at: t) }
+    }
+    func restartServer(_ server: Int, keepData: Bool, at t: SimTime) {
+        if server == 0 { restartServer(keepData: keepData, at: t) }
+    }
+    func setMisbehaviour(_ behaviour: ServerMisbehaviour?, id: Int, server: Int, at t: SimTime) {
+        preconditionFailure("hostile faults are rejected for the central architecture (ScenarioReader+Architecture)")
+    }
+    func onUpdatesDelivered(device: Int, _ callback: @escaping ([String]) -> Void) { onDelivered(device: device, callback) }
+}

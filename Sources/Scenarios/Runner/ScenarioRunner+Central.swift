@@ -1,0 +1,54 @@
+import SimKernel
+import GrouperModel
+
+/// The binding of a scenario with `"architecture": "central"` to the central-server model
+/// (`CentralSystem`): the same devices, workload, churn, faults (server 1), profiles and
+/// receive/retry policies as a Grouper run of the same scenario.
+struct CentralExecutor {
+    static func config(_ spec: ScenarioSpec, seed: UInt64) -> CentralConfig {
+        var c = CentralConfig(devices: spec.group.devices, members: spec.group.members.map { $0.map { $0 - 1 } }, seed: seed)
+        let g = GrouperExecutor.config(spec, seed: seed)   // the profiles and policies, resolved the same way
+        c.device = g.device; c.network = g.network; c.server = g.server
+        c.receive = g.receive
+        c.unsentRetryPeriod = g.unsent.period
+        c.requestTimeout = g.requestTimeout
+        c.retention = spec.central.retention
+        return c
+    }
+
+    func execute(_ run: ResolvedRun) throws -> RunOutcome {
+        let spec = run.spec
+        let system: CentralSystem
+        do { system = try CentralSystem(config: Self.config(spec, seed: run.seed)) } catch {
+            throw RunFailure(runIndex: run.index, message: "the central-server model rejected the configuration: \(error)")
+        }
+        let events = try run.events.map { try EventTraceFile(request: $0) }
+        system.traceEvents(to: events?.sink)
+        let latency = LatencyRecorder()
+        GrouperDrivers.schedule(spec, on: system, streams: RandomStreams(rootSeed: run.seed), latency: latency)
+        var sampler = GrouperSeries(spec: spec, advance: { system.run(until: $0) }, clock: { system.now },
+                                    sample: { CentralMetrics.series($0, of: system) })
+        let warmup = SimTime.zero + spec.warmup, end = SimTime.zero + spec.duration
+        if warmup > .zero { sampler.run(until: warmup - SimDuration(nanoseconds: 1), end: end, progress: run.onProgress) }
+        let atWarmup = CentralMetrics.Snapshot(system)
+        latency.since = warmup
+        sampler.run(until: end, end: end, progress: run.onProgress)
+        let report = system.check()
+        if let path = run.tracePath { try TraceFile.write("", to: path) }   // no protocol log for the central model
+        try events?.finish()
+        let metrics = CentralMetrics(system: system, spec: spec, atWarmup: atWarmup, report: report, latency: latency)
+        let checkers = ScenarioSpec.checkers.map { name -> CheckerVerdict in
+            let found = report.findings(of: name)
+            let applies = ["convergence", "no-phantom"].contains(name)
+            return CheckerVerdict(name: name, kind: ScenarioSpec.livenessCheckers.contains(name) ? .liveness : .safety,
+                                  passed: found.isEmpty || !spec.require.contains(name),
+                                  detail: !applies ? "not applicable to the central architecture"
+                                      : report.nothingToCheck && found.isEmpty ? "nothing to check: no device wrote anything"
+                                      : found.prefix(5).map(\.message).joined(separator: "; ")
+                                      + (found.count > 5 ? "; … \(found.count - 5) more" : ""))
+        }
+        return RunOutcome(metrics: metrics.all, checkers: checkers,
+                          fingerprint: UInt64(system.fingerprint, radix: 16) ?? StableHash.fnv1a64(system.fingerprint),
+                          series: sampler.rows)
+    }
+}
