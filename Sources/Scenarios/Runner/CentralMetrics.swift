@@ -9,7 +9,10 @@ struct CentralMetrics {
     struct Snapshot {
         var counters: CentralCounters
         var traffic: [DeviceTraffic]
-        init(_ system: CentralSystem) { counters = system.counters; traffic = system.traffic }
+        var byteSeconds: Double
+        init(_ system: CentralSystem) {
+            counters = system.counters; traffic = system.traffic; byteSeconds = system.byteSecondsAtRest
+        }
     }
 
     let system: CentralSystem
@@ -58,6 +61,11 @@ struct CentralMetrics {
         case "bytes_downloaded": return Double(traffic.bytesReceived)
         case "requests": return Double(traffic.requests)
         case "events": return Double(system.eventsProcessed)
+        case "bytes_at_rest_mean": return (system.byteSecondsAtRest - atWarmup.byteSeconds) / (spec.duration - spec.warmup).seconds
+        case "bytes_at_rest_max": return system.bytesAtRestMax
+        case "plaintext_exposed_messages": return Double(system.plaintextExposedMessages)
+        case "exposure_seconds_mean":
+            return system.writes.isEmpty ? .nan : system.plaintextExposureSeconds / Double(system.writes.count)
         case "phantom_objects": return Double(report.findings(of: "no-phantom").count)
         default: return .nan
         }

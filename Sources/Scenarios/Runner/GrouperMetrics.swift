@@ -12,6 +12,8 @@ struct GrouperMetrics {
     let trafficAtWarmup: [DeviceTraffic]
     /// `GrouperSystem.shareSecondsOnServers` at the end of warm-up.
     let exposureAtWarmup: Double
+    /// `GrouperSystem.byteSecondsAtRest` at the end of warm-up.
+    var byteSecondsAtWarmup = 0.0
 
     var all: [(name: String, value: Double)] {
         MetricCatalog.all.map { ($0.name, value($0.name)) }
@@ -61,6 +63,14 @@ struct GrouperMetrics {
         case "coalition_exposed_messages": return Double(system.coalitionExposedMessages)
         case "coalition_exposure_seconds": return system.coalitionExposureSeconds
         case "transfers_declined", "transfers_expired", "transfers_lost_in_restart": return .nan   // central only
+        case "bytes_at_rest_mean":
+            guard system.config.trackExposure else { return .nan }
+            return (system.byteSecondsAtRest - byteSecondsAtWarmup) / (spec.duration - spec.warmup).seconds
+        case "bytes_at_rest_max": return system.config.trackExposure ? system.bytesAtRestMax : .nan
+        case "plaintext_exposed_messages": return system.plaintextExposedMessages.map(Double.init) ?? .nan
+        case "exposure_seconds_mean":
+            guard let s = system.plaintextExposureSeconds, !system.writes.isEmpty else { return .nan }
+            return s / Double(system.writes.count)
         default: return timing(name)
         }
     }

@@ -31,6 +31,7 @@ public struct GrouperExecutor: RunExecutor {
         let warmup = SimTime.zero + spec.warmup, end = SimTime.zero + spec.duration
         if warmup > .zero { sampler.run(until: warmup - SimDuration(nanoseconds: 1), end: end, progress: run.onProgress) }
         let atWarmup = system.counters, trafficAtWarmup = system.traffic, exposureAtWarmup = system.shareSecondsOnServers
+        let bytesAtWarmup = system.byteSecondsAtRest
         latency.since = warmup
         sampler.run(until: end, end: end, progress: run.onProgress)
         let report = system.check()
@@ -38,8 +39,9 @@ public struct GrouperExecutor: RunExecutor {
             try TraceFile.write(system.log.map(\.description).joined(separator: "\n") + "\n", to: path)
         }
         try events?.finish()
-        let metrics = GrouperMetrics(system: system, spec: spec, atWarmup: atWarmup, report: report, latency: latency,
+        var metrics = GrouperMetrics(system: system, spec: spec, atWarmup: atWarmup, report: report, latency: latency,
                                      trafficAtWarmup: trafficAtWarmup, exposureAtWarmup: exposureAtWarmup)
+        metrics.byteSecondsAtWarmup = bytesAtWarmup
         let checkers = ScenarioSpec.checkers.map { name -> CheckerVerdict in
             let found = report.findings(of: name)
             let required = spec.require.contains(name)
@@ -61,6 +63,7 @@ public struct GrouperExecutor: RunExecutor {
         var c = SystemConfig(devices: g.devices, servers: g.n, k: g.k, s: g.s, ttl: g.ttl,
                              variant: p.variant, scheme: spec.sharing, seed: seed)
         c.sweepPeriod = g.sweepPeriod
+        c.trackExposure = spec.metrics.contains { MetricCatalog.exposure.contains($0) }
         if let m = g.members { c.members = m.map { $0 - 1 } }
         for profile in [spec.profiles.device, spec.profiles.network, spec.profiles.server] { profile.apply(to: &c) }
         switch p.confirm.mode {

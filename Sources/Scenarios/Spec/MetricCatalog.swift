@@ -49,6 +49,10 @@ public enum MetricCatalog {
         Metric(name: "messages_unrecoverable", unit: "messages", summary: "(receiver, message) pairs left unrebuilt at the end because their shares disagree"),
         Metric(name: "coalition_exposed_messages", unit: "messages", summary: "messages a colluding coalition held shares of on ≥ k servers at some moment"),
         Metric(name: "coalition_exposure_seconds", unit: "s", summary: "Σ over coalitions and messages of the time the coalition held ≥ k of its shares"),
+        Metric(name: "bytes_at_rest_mean", unit: "bytes", summary: "time-average of the bytes all servers hold (shares for Grouper, whole files for central)"),
+        Metric(name: "bytes_at_rest_max", unit: "bytes", summary: "most bytes one server held at once (whole run)"),
+        Metric(name: "plaintext_exposed_messages", unit: "messages", summary: "messages a single server could read at some moment (Grouper: held ≥ k shares; central: every file)"),
+        Metric(name: "exposure_seconds_mean", unit: "s", summary: "Σ over servers and messages of the time that server alone could read the message, per message written"),
         Metric(name: "transfers_declined", unit: "transfers", summary: "central: transfers a receiver declined (it held a newer version); NaN for Grouper"),
         Metric(name: "transfers_expired", unit: "transfers", summary: "central: transfers given up at the retention limit (file lost for that receiver); NaN for Grouper"),
         Metric(name: "transfers_lost_in_restart", unit: "transfers", summary: "central: open transfers whose file a restart without data destroyed; NaN for Grouper"),
@@ -57,6 +61,9 @@ public enum MetricCatalog {
     /// Reported when a scenario has no `metrics` list.
     public static let defaults = ["converged", "delivery_ratio", "messages_uploaded", "messages_rebuilt",
                                   "reuploads", "upload_time", "download_time"]
+
+    /// The metrics that need the exposure observations (`SystemConfig.trackExposure`).
+    public static let exposure = ["bytes_at_rest_mean", "bytes_at_rest_max", "plaintext_exposed_messages", "exposure_seconds_mean"]
 
     public static func metric(named name: String) -> Metric? { all.first(where: { $0.name == name }) }
 }

@@ -69,4 +69,22 @@ import GrouperModel
         let retention = CentralExecutor.config(s, seed: 1).retention
         #expect(retention == .hours(3))
     }
+
+    /// The built-in comparison: Grouper converges and no single server reads anything; the
+    /// central server reads every message and the data-losing restart costs it transfers.
+    @Test func builtinGrouperVsCentral() throws {
+        let text = BuiltinScenarios.grouperVsCentral
+        let loaded = try ScenarioLoader.load(ScenarioSource(label: "grouper-vs-central.json", text: text))
+        #expect(loaded.pointSpecs.map(\.architecture) == [.grouper, .central])
+        func outcome(_ point: Int) throws -> RunOutcome {
+            try GrouperExecutor().execute(ResolvedRun(index: point, point: point, replication: 0, seed: 21,
+                                                      spec: loaded.pointSpecs[point], assignments: []))
+        }
+        let g = try outcome(0), c = try outcome(1)
+        #expect(Self.metric(g, "converged") == 1 && Self.metric(g, "plaintext_exposed_messages") == 0)
+        #expect(Self.metric(g, "bytes_at_rest_mean") > 0 && Self.metric(g, "exposure_seconds_mean") == 0)
+        #expect(Self.metric(c, "plaintext_exposed_messages") > 0 && Self.metric(c, "exposure_seconds_mean") > 0)
+        #expect(Self.metric(c, "transfers_lost_in_restart") > 0 && Self.metric(c, "converged") == 0)
+        #expect(g.checkers.allSatisfy { $0.passed } && c.checkers.allSatisfy { $0.passed })
+    }
 }
