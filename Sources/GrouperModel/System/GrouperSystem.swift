@@ -13,6 +13,10 @@ public final class GrouperSystem {
     public let config: SystemConfig
     let sim: Simulation<GrouperEvent>
     let world: World
+    /// Debug flag: check `_checkInvariants()` after every event (slow; property suites set it).
+    public var checksInvariants = false
+    /// The first invariant violation found while `checksInvariants` was set.
+    public internal(set) var invariantViolation: String?
 
     /// Builds the system and creates the group: the owner registers and initialises it on every
     /// server, then invites the other start members face to face (setup traffic is not timed).
@@ -51,8 +55,11 @@ public final class GrouperSystem {
 
     public var now: SimTime { sim.now }
     public var eventsProcessed: UInt64 { sim.eventsProcessed }
-    /// Runs every event up to and including `time`.
-    public func run(until time: SimTime) { sim.run(until: time) }
+    /// Runs every event up to and including `time` (checking invariants after each one when
+    /// `checksInvariants` is set: GrouperSystem+Invariants.swift).
+    public func run(until time: SimTime) {
+        if checksInvariants { runCheckingInvariants(until: time) } else { sim.run(until: time) }
+    }
 
     // MARK: Control (Grouper API and faults)
 
