@@ -17,6 +17,7 @@ extension DeviceNode {
         var kept: [OutboxItem] = []
         for item in items {
             let bytes = item.message.encoded()
+            world.noteSent(bytes)
             jsonBytes += bytes.count
             var g = Xoshiro256StarStar(seed: item.splitSeed)
             let shares: [[UInt8]], w: SharingWork
