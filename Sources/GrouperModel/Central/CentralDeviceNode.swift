@@ -23,6 +23,8 @@ final class CentralDeviceNode: SimComponent {
     private var round: [CentralListing]?
     private var roundAgain = false
     private var inflight: [Int: Purpose] = [:]
+    /// When the device's CPU is next free (requests and file handling queue on it).
+    private var cpuFreeAt = SimTime.zero
     var onDelivered: (([String]) -> Void)?
 
     init(index: Int, world: CentralWorld, member: Bool) {
@@ -107,7 +109,9 @@ final class CentralDeviceNode: SimComponent {
     func send(_ call: CentralCall, _ purpose: Purpose, bytes: Int, cpu: SimDuration = .zero, _ sim: Simulation<CentralEvent>) {
         let id = world.takeRequestID()
         inflight[id] = purpose
-        let leave = sim.now + cpu
+        // Marshalling or storing (`cpu`) and the per-request cost of the device profile delay the send.
+        let leave = max(sim.now, cpuFreeAt) + cpu + world.config.device.requestTime
+        cpuFreeAt = leave
         let arrival = world.network.requestArrival(device: index, server: 0, bytes: bytes, at: leave)
         sim.schedule(.request(CentralRequest(requestID: id, device: index, sentAt: leave, call: call)),
                      to: world.serverComponent, at: arrival)

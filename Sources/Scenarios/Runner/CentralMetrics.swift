@@ -27,12 +27,7 @@ struct CentralMetrics {
         Double(system.counters[keyPath: k] - atWarmup.counters[keyPath: k])
     }
 
-    var traffic: DeviceTraffic {
-        zip(system.traffic, atWarmup.traffic).reduce(into: DeviceTraffic()) { sum, pair in
-            let d = pair.0 - pair.1
-            sum.bytesSent += d.bytesSent; sum.bytesReceived += d.bytesReceived; sum.requests += d.requests
-        }
-    }
+    var traffic: DeviceTraffic { GrouperMetrics.traffic(system.traffic, since: atWarmup.traffic) }
 
     func value(_ name: String) -> Double {
         switch name {
@@ -40,10 +35,7 @@ struct CentralMetrics {
             if report.nothingToCheck { return .nan }
             return report.findings(of: "convergence").isEmpty ? 1 : 0
         case "delivery_ratio": return system.deliveryRatio ?? .nan
-        case "lost_messages":
-            var ids: [String] = []
-            for f in report.findings(of: "convergence") { for id in f.messageIDs where !ids.contains(id) { ids.append(id) } }
-            return Double(ids.count)
+        case "lost_messages": return GrouperMetrics.lostMessages(report)
         case "messages_uploaded": return count(\.uploads)
         case "updates_uploaded": return count(\.uploads) - count(\.deleteUploads)
         case "deletes_uploaded": return count(\.deleteUploads)
@@ -53,13 +45,9 @@ struct CentralMetrics {
         case "transfers_declined": return count(\.declined)
         case "transfers_expired": return count(\.expired)
         case "transfers_lost_in_restart": return count(\.lostInRestart)
-        case "delivery_latency": return latency.count == 0 ? .nan : latency.total / Double(latency.count)
-        case "delivery_latency_p50": return latency.quantile(0.5)
-        case "delivery_latency_p95": return latency.quantile(0.95)
-        case "delivery_latency_max": return latency.quantile(1)
-        case "bytes_uploaded": return Double(traffic.bytesSent)
-        case "bytes_downloaded": return Double(traffic.bytesReceived)
-        case "requests": return Double(traffic.requests)
+        case "delivery_latency", "delivery_latency_p50", "delivery_latency_p95", "delivery_latency_max":
+            return latency.metric(name)
+        case "bytes_uploaded", "bytes_downloaded", "requests": return GrouperMetrics.trafficMetric(name, traffic)
         case "events": return Double(system.eventsProcessed)
         case "bytes_at_rest_mean": return (system.byteSecondsAtRest - atWarmup.byteSeconds) / (spec.duration - spec.warmup).seconds
         case "bytes_at_rest_max": return system.bytesAtRestMax

@@ -25,6 +25,16 @@ final class LatencyRecorder {
         }
     }
 
+    /// `delivery_latency` (mean) and its `_p50`, `_p95`, `_max`.
+    func metric(_ name: String) -> Double {
+        switch name {
+        case "delivery_latency_p50": return quantile(0.5)
+        case "delivery_latency_p95": return quantile(0.95)
+        case "delivery_latency_max": return quantile(1)
+        default: return count == 0 ? .nan : total / Double(count)
+        }
+    }
+
     /// The nearest-rank `q`-quantile (0 < q ≤ 1) of the samples; NaN when there are none.
     func quantile(_ q: Double) -> Double {
         guard !samples.isEmpty else { return .nan }

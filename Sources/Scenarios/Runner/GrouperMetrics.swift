@@ -30,10 +30,7 @@ struct GrouperMetrics {
             if report.nothingToCheck { return .nan }  // no writes: nothing to converge on
             return report.findings(of: "convergence").isEmpty ? 1 : 0
         case "delivery_ratio": return system.deliveryRatio ?? .nan
-        case "lost_messages":
-            var ids: [String] = []
-            for f in report.findings(of: "convergence") { for id in f.messageIDs where !ids.contains(id) { ids.append(id) } }
-            return Double(ids.count)
+        case "lost_messages": return Self.lostMessages(report)
         case "messages_uploaded": return count(.messagesUploaded)
         case "updates_uploaded": return count(.messagesUploaded, .update)
         case "deletes_uploaded": return count(.messagesUploaded, .delete)
@@ -45,13 +42,9 @@ struct GrouperMetrics {
         case "messages_rebuilt": return count(.messagesRebuilt)
         case "unsent_retries": return count(.unsentRetries)
         case "upload_failures": return count(.uploadFailures)
-        case "delivery_latency": return latency.count == 0 ? .nan : latency.total / Double(latency.count)
-        case "delivery_latency_p50": return latency.quantile(0.5)
-        case "delivery_latency_p95": return latency.quantile(0.95)
-        case "delivery_latency_max": return latency.quantile(1)
-        case "bytes_uploaded": return Double(traffic.bytesSent)
-        case "bytes_downloaded": return Double(traffic.bytesReceived)
-        case "requests": return Double(traffic.requests)
+        case "delivery_latency", "delivery_latency_p50", "delivery_latency_p95", "delivery_latency_max":
+            return latency.metric(name)
+        case "bytes_uploaded", "bytes_downloaded", "requests": return Self.trafficMetric(name, traffic)
         case "shares_on_servers_mean":
             return (system.shareSecondsOnServers - exposureAtWarmup) / (spec.duration - spec.warmup).seconds
         case "events": return Double(system.eventsProcessed)
@@ -76,11 +69,25 @@ struct GrouperMetrics {
     }
 
     /// Traffic summed over devices since warm-up.
-    var traffic: DeviceTraffic {
-        zip(system.traffic, trafficAtWarmup).reduce(into: DeviceTraffic()) { sum, pair in
+    var traffic: DeviceTraffic { Self.traffic(system.traffic, since: trafficAtWarmup) }
+
+    /// Traffic summed over devices between two snapshots.
+    static func traffic(_ now: [DeviceTraffic], since before: [DeviceTraffic]) -> DeviceTraffic {
+        zip(now, before).reduce(into: DeviceTraffic()) { sum, pair in
             let d = pair.0 - pair.1
             sum.bytesSent += d.bytesSent; sum.bytesReceived += d.bytesReceived; sum.requests += d.requests
         }
+    }
+
+    static func trafficMetric(_ name: String, _ t: DeviceTraffic) -> Double {
+        Double(name == "bytes_uploaded" ? t.bytesSent : name == "bytes_downloaded" ? t.bytesReceived : t.requests)
+    }
+
+    /// Distinct messages named by the convergence findings.
+    static func lostMessages(_ report: CheckReport) -> Double {
+        var ids: [String] = []
+        for f in report.findings(of: "convergence") { for id in f.messageIDs where !ids.contains(id) { ids.append(id) } }
+        return Double(ids.count)
     }
 
     /// Means over upload jobs, or receive rounds that rebuilt something, started after warm-up.
