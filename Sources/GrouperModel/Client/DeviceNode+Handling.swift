@@ -31,7 +31,7 @@ extension DeviceNode {
                     world.log(sim.now, index, "handle \(label(msg)) from \(world.name(ofNode: msg.sender))")
                     handled.append(msg)
                 case .askResend(let sender, let range):
-                    sendResendRequest(to: sender, range: range, sim)
+                    if config.recovery.receiverAsks { sendResendRequest(to: sender, range: range, sim) }
                 case .answerResend(let requester, let range):
                     answerResend(requester: requester, range: range, sim)
                 case .duplicate(let msg):
@@ -52,6 +52,11 @@ extension DeviceNode {
         nextTaskID += 1
         resendTasks[id] = ResendTask(id: id, requester: requester, items: items,
                                      holders: Array(repeating: 0, count: items.count), waiting: config.servers)
+        guard config.recovery.senderChecksServers else {
+            resendTasks[id] = nil
+            return reupload(ResendTask(id: id, requester: requester, items: items,
+                                       holders: Array(repeating: 0, count: items.count), waiting: 0), sim)
+        }
         let ids = items.map(\.message.messageID)
         for j in 0..<config.servers {
             send(.transferConfirm(ids), to: j, purpose: .existence(taskID: id, server: j), sim)
@@ -77,10 +82,14 @@ extension DeviceNode {
         for (i, item) in t.items.enumerated()
         where t.holders[i] < config.k || unicastOverwritten.contains(item.message.messageID) {
             var copy = item
-            copy.shareReceiver = t.requester
             copy.isReupload = true
+            if config.recovery.multicastReuploads {
+                copy.message.messageID = MessageIDGenerator.make(using: &rng)
+            } else {
+                copy.shareReceiver = t.requester
+                unicastOverwritten.insert(item.message.messageID)
+            }
             chosen.append(copy)
-            unicastOverwritten.insert(item.message.messageID)
         }
         let names = chosen.map { label($0.message) }.joined(separator: ",")
         world.log(sim.now, index, chosen.isEmpty

@@ -109,6 +109,8 @@ final class DeviceNode: SimComponent {
         case .receive: if isMember && online { requestReceive(sim) }
         case .setOnline(let on): setOnline(on, sim)
         case .invite(let invitee): invite(invitee, sim)
+        case .answerResend(let requester, let range):
+            if isMember { answerResend(requester: world.nodeIDs[requester], range: range, sim) }
         }
     }
 

@@ -100,6 +100,8 @@ public struct SystemConfig: Codable, Equatable, Sendable {
     public var requestTimeout: SimDuration
     /// At most this many messages per `transfer/put` request (thesis: 100).
     public var batchLimit: Int
+    /// Opt-in recovery simplifications (thesis model of docs/equations.md); default: none.
+    public var recovery = RecoveryOptions()
     public var seed: UInt64
 
     /// 60 s: the request timeout of `init` and of every built-in network profile.
