@@ -15,7 +15,7 @@ public final class GrouperSystem {
     let world: World
 
     /// Builds the system and creates the group: the owner registers and initialises it on every
-    /// server, then invites devices 1..<initialMembers face to face (setup traffic is not timed).
+    /// server, then invites the other start members face to face (setup traffic is not timed).
     public init(config: SystemConfig) throws(SystemConfigError) {
         try config.validate()
         self.config = config
@@ -23,6 +23,7 @@ public final class GrouperSystem {
         world = World(config: config, scheme: config.scheme.makeScheme(), streams: sim.streams)
         for j in 0..<config.servers {
             let node = ServerNode(index: j, world: world, rng: sim.randomStream(for: "server-\(j)"))
+            if world.coalitions.isMember(j) { node.coalitionHeld = [] }
             world.serverNodes.append(node)
             world.serverComponents.append(sim.add(node))
         }
@@ -38,7 +39,7 @@ public final class GrouperSystem {
         }
         let owner = world.deviceNodes[0]
         owner.createGroup(now: .zero)
-        for i in 1..<config.initialMembers { owner.invite(i, sim) }
+        for i in config.startMembers.dropFirst() { owner.invite(i, sim) }
         for d in world.deviceNodes { d.startTimers(sim) }
     }
 
@@ -76,12 +77,19 @@ public final class GrouperSystem {
     /// The owner (device 0) invites `device` face to face.
     public func invite(device: Int, at t: SimTime) {
         precondition(world.deviceComponents.indices.contains(device), "device \(device) out of range")
+        world.invitations.append((device, at(t)))
         command(.invite(invitee: device), device: 0, at: t)
     }
 
     public func setServerState(_ state: ServerState, server: Int, at t: SimTime) {
         precondition(world.serverComponents.indices.contains(server), "server \(server) out of range")
         sim.schedule(.serverCommand(.setState(state)), to: world.serverComponents[server], at: at(t))
+    }
+    /// Switches hostile behaviour `id` on a server on (or off with nil) at `t` (issue #11).
+    public func setMisbehaviour(_ behaviour: ServerMisbehaviour?, id: Int, server: Int, at t: SimTime) {
+        precondition(world.serverComponents.indices.contains(server), "server \(server) out of range")
+        world.verifyDeliveries = true
+        sim.schedule(.serverCommand(.misbehave(id: id, behaviour)), to: world.serverComponents[server], at: at(t))
     }
     /// The server comes back up, with or without the shares it stored.
     public func restartServer(_ server: Int, keepData: Bool, at t: SimTime) {
@@ -122,6 +130,12 @@ public final class GrouperSystem {
     public var shareSecondsOnServers: Double {
         world.serverNodes.reduce(0) { $0 + $1.heldShares.area(upTo: sim.now) }
     }
+    /// Messages colluding servers could rebuild at some moment so far (any coalition).
+    public var coalitionExposedMessages: Int { world.coalitions.exposedIDs.count }
+    /// Σ over coalitions and messages of the time the message was exposed, up to now (seconds).
+    public var coalitionExposureSeconds: Double { world.coalitions.exposureSeconds(upTo: sim.now) }
+    /// (device, message) pairs a receiver could not rebuild (shares disagree) and still holds.
+    public var unrecoverableMessages: Int { world.deviceNodes.reduce(0) { $0 + $1.undecodable.count } }
     /// Devices online right now.
     public var devicesOnline: Int { world.deviceNodes.reduce(0) { $0 + ($1.online ? 1 : 0) } }
     /// Messages waiting in all devices' unsent queues right now.

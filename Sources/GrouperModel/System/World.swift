@@ -36,7 +36,17 @@ final class World {
     var ttlViolations: [String] = []
     /// First time each message id was stored on ≥ s servers.
     var uploadedAt: [String: SimTime] = [:]
+    /// Servers (each once, in the order they lost it) that lost a message's shares in a data-losing restart.
+    var restartLosses: [String: [Int]] = [:]
+    /// Devices the owner was asked to invite (after the initial members), with the time asked.
+    var invitations: [(device: Int, at: SimTime)] = []
     var nextRequestID = 1
+    /// Digests of every message uploaded, kept only when some server may alter shares
+    /// (`verifyDeliveries`): the reference for corrupted deliveries.
+    var sentDigests: Set<UInt64> = []
+    var verifyDeliveries = false
+    /// Exposure of messages to colluding servers (issue #11).
+    var coalitions: CoalitionTracker
 
     init(config: SystemConfig, scheme: any SecretSharingScheme, streams: RandomStreams) {
         self.config = config
@@ -50,6 +60,7 @@ final class World {
         var grng = streams.stream(named: "group")
         groupID = MessageIDGenerator.make(using: &grng)
         counters = ProtocolCounters(ttl: config.ttl)
+        coalitions = CoalitionTracker(coalitions: config.coalitions, servers: config.servers, k: config.k)
     }
 
     func log(_ time: SimTime, _ device: Int, _ text: @autoclosure () -> String) {
@@ -61,9 +72,19 @@ final class World {
         deviceByNode[node].map { "D\($0)" } ?? node
     }
 
+    func noteSent(_ bytes: [UInt8]) {
+        if verifyDeliveries { sentDigests.insert(StableHash.fnv1a64(bytes: bytes)) }
+    }
+
     func takeRequestID() -> Int {
         defer { nextRequestID += 1 }
         return nextRequestID
+    }
+
+    func recordRestartLoss(server: Int, messageIDs: [String]) {
+        for id in messageIDs where !(restartLosses[id]?.contains(server) ?? false) {
+            restartLosses[id, default: []].append(server)
+        }
     }
 
     func recordWrite(_ w: ObjectWrite) {

@@ -79,7 +79,7 @@ import SimKernel
     @Test func gridCheckCatchesAWrongForm() throws {
         var p = EquationParameters()
         p.devices = 4; p.updatesPerDevice = 10; p.offline = 1; p.offlineTime = .seconds(Int64(2 * 86_400))
-        p.replications = 2; p.jobs = 2
+        p.replications = 8; p.jobs = 2
         let ur = try ThesisEquations.evaluate(p).first { $0.equation == "6.5" }!
         let wrong = ur.refined! * 1.4
         #expect(abs(wrong - ur.simulated.mean) > ur.simulated.ci95HalfWidth + 0.05 * ur.simulated.mean)
