@@ -79,7 +79,7 @@ extension DeviceNode {
             if config.asBuilt.lastFailureWedgesSender && j.lastAnswerFailed {
                 wedged = true
                 job = nil
-                world.timings.append(TransferTiming(direction: .upload, device: index, messages: j.items.count,
+                world.recordTiming(TransferTiming(direction: .upload, device: index, messages: j.items.count,
                                                     start: j.start, end: sim.now, dataSync: j.syncTime,
                                                     secretSharing: j.sharingTime, network: sim.now - j.ready,
                                                     succeeded: false))
@@ -110,7 +110,7 @@ extension DeviceNode {
         if j.answered < config.servers {
             lateJobs[j.id] = (types: j.items.map(\.message.type), remaining: config.servers - j.answered)
         }
-        world.timings.append(TransferTiming(direction: .upload, device: index, messages: j.items.count,
+        world.recordTiming(TransferTiming(direction: .upload, device: index, messages: j.items.count,
                                             start: j.start, end: sim.now, dataSync: j.syncTime,
                                             secretSharing: j.sharingTime, network: sim.now - j.ready,
                                             succeeded: success))

@@ -101,6 +101,10 @@ public struct SystemConfig: Codable, Equatable, Sendable {
     /// At most this many messages per `transfer/put` request (thesis: 100).
     public var batchLimit: Int
     public var seed: UInt64
+    /// Bookkeeping sized by live state (incremental share lists, indexed partial messages,
+    /// streaming timing statistics; docs/performance.md). `false` keeps the straightforward
+    /// history-sized version: a switch for tests, which check that both give the same runs.
+    public var compactState = true
 
     /// 60 s: the request timeout of `init` and of every built-in network profile.
     public static let defaultRequestTimeout: SimDuration = .seconds(Int64(60))
