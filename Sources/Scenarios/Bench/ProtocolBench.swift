@@ -14,8 +14,7 @@ enum ProtocolBench {
     Runs one Grouper run of N devices (default 100) for H simulated hours (default 8; --days D
     is H = 24·D) and prints the wall-clock and CPU seconds it took, the events processed,
     events and rebuilt messages per wall-clock second, simulated hours per wall-clock second,
-    the process's maximum resident set size (getrusage), and the run's fingerprint (the same
-    for the same options on every machine).
+    the process's maximum resident set size (getrusage), and the run's fingerprint (the same for the same options on every machine).
 
     """
 
