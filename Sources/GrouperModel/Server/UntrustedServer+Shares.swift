@@ -2,7 +2,9 @@ import SimKernel
 
 extension UntrustedServer {
     /// Stores every upload or none: an unknown receiver refuses the whole request.
-    /// A re-put of a message id replaces the old share (new id, TTL restarted).
+    /// A re-put of the same `ShareKey` replaces the old share (new id, TTL restarted): under
+    /// `.perMessage` any re-put of a message id, under `.perReceiver` only one for the same
+    /// receiver (multicast and each unicast receiver are separate slots).
     mutating func put(_ uploads: [ShareUpload], group g: Int, sender u: Int, now: SimTime)
         -> Result<ServerReply, ServerError> {
         var receivers: [Int?] = []
@@ -15,7 +17,7 @@ extension UntrustedServer {
             receivers.append(idx)
         }
         for (up, r) in zip(uploads, receivers) {
-            let key = ShareKey(group: g, messageID: up.messageID)
+            let key = shareKey(group: g, messageID: up.messageID, receiver: r)
             if let old = shareIDByMessage[key], let i = position(ofShare: old) { removeShare(at: i) }
             appendShare(ShareEntity(id: nextShareID, share: up.share, saveAt: now, messageID: up.messageID,
                                     sender: u, receiver: r, group: g))
@@ -64,7 +66,8 @@ extension UntrustedServer {
         for i in shares.indices where shares[i].saveAt < now - groups[shares[i].group].ttl { expired.append(i) }
         guard !expired.isEmpty else { return 0 }
         for i in expired {
-            shareIDByMessage[ShareKey(group: shares[i].group, messageID: shares[i].messageID)] = nil
+            shareIDByMessage[shareKey(group: shares[i].group, messageID: shares[i].messageID,
+                                      receiver: shares[i].receiver)] = nil
             listsRemoved(shares[i])
         }
         if expired.count == expired.last! + 1 {  // a prefix: the usual case
@@ -91,9 +94,26 @@ extension UntrustedServer {
         return shares.indices.map { shares[$0].saveAt }.min()
     }
 
-    /// Whether a share for this message id is stored (for checkers and tests).
+    /// Whether any share for this message id is stored (for checkers and tests). O(shares).
     public func holds(messageID: String, groupID: String) -> Bool {
         guard let g = groupByID[groupID] else { return false }
-        return shareIDByMessage[ShareKey(group: g, messageID: messageID)] != nil
+        return shares.contains { $0.group == g && $0.messageID == messageID }
+    }
+
+    /// Whether member `node` could fetch a share of this message id here: a multicast share
+    /// (not its own) or a unicast share to it. For checkers and tests: O(users + log shares).
+    public func holds(messageID: String, groupID: String, visibleTo node: String) -> Bool {
+        guard let g = groupByID[groupID],
+              let u = users.indices.first(where: { users[$0].group == g && users[$0].node == node }) else { return false }
+        let keys = [ShareKey(group: g, messageID: messageID)] + (keying == .perReceiver
+            ? [ShareKey(group: g, messageID: messageID, receiver: u)] : [])
+        return keys.contains { key in
+            guard let id = shareIDByMessage[key], let i = position(ofShare: id) else { return false }
+            return shares[i].sender != u && (shares[i].receiver == nil || shares[i].receiver == u)
+        }
+    }
+
+    func shareKey(group g: Int, messageID: String, receiver: Int?) -> ShareKey {
+        ShareKey(group: g, messageID: messageID, receiver: keying == .perReceiver ? receiver : nil)
     }
 }
