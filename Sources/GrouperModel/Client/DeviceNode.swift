@@ -83,6 +83,8 @@ final class DeviceNode: SimComponent {
     var touched: [String] = []
     /// Id numbers (`MessageRegistry`) of the messages rebuilt so far.
     var rebuilt = IDBitset()
+    /// `check`/`correct`: messages whose shares disagreed, with the share ids last tried.
+    var undecodable: [String: [Int?]] = [:]
     var delivery = DeliveryState()
     var store: any SyncPlugin = NewestVersionWinsStore()
     /// Every normal message held (received or sent), by sender then sequence: handed to invitees.

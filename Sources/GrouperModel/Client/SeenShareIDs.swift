@@ -6,9 +6,10 @@
 /// array about as long as the server's list. Membership is a merge walk: O(list + kept),
 /// no hashing.
 ///
-/// Compact mode (`SystemConfig.compactState`) adds a shortcut. A full walk also forgets seen
-/// ids missing from the list (they were deleted, and deleted ids never come back), so after
-/// it every kept id is in the server's list. Until the list's `generation` changes, ids leave
+/// Compact mode (`SystemConfig.compactState`) adds a shortcut for lists that are the server's
+/// whole list for the user (`ShareIDList.generation` set). A full walk of such a list also
+/// forgets seen ids missing from it (they were deleted, and deleted ids never come back), so
+/// after it every kept id is in the server's list. Until the list's `generation` changes, ids leave
 /// that list only from its front, so the kept ids (those not below the list's first) are
 /// still all in it; if as many listed ids are ≤ the largest kept id as there are kept ids,
 /// they are exactly the kept ids and the unseen ids are the list's tail: O(log list + new).
@@ -26,14 +27,15 @@ struct SeenShareIDs: Sendable {
     /// The ids of `listed` (ascending) not downloaded yet, in order; forgets seen ids below
     /// `listed.first` (all of them when the list is empty).
     mutating func unseen(in listed: ShareIDList, compact: Bool = false) -> [Int] {
+        let exact = compact && listed.generation != nil  // the server's whole list for this user
         guard let first = listed.first else {
             store.removeAll(keepingCapacity: true)
             head = 0
-            checked = compact ? listed.generation : nil
+            checked = exact ? listed.generation : nil
             return []
         }
         dropFront(below: first)
-        if compact, let c = checked, catchUp(from: c, to: listed) {
+        if exact, let c = checked, catchUp(from: c, to: listed) {
             let tail = store.last.map { listed.upperBound($0) } ?? 0
             if tail == count { return Array(listed[tail...]) }
         }
@@ -41,25 +43,25 @@ struct SeenShareIDs: Sendable {
         var s = head
         for id in listed {
             while s < store.count && store[s] < id { s += 1 }
-            if s < store.count && store[s] == id { s += 1; if compact { kept.append(id) } } else { out.append(id) }
+            if s < store.count && store[s] == id { s += 1; if exact { kept.append(id) } } else { out.append(id) }
         }
-        if compact {
+        if exact {
             store = kept
             head = 0
-            checked = listed.generation
         }
+        checked = exact ? listed.generation : nil
         return out
     }
 
     /// Forgets the ids the server removed from the middle of the list since generation `c`
     /// (the list carries the latest few); false if they are not all known.
     private mutating func catchUp(from c: UInt64, to listed: ShareIDList) -> Bool {
-        guard listed.generation >= c else { return false }
-        let missed = listed.generation - c
+        guard let g = listed.generation, g >= c else { return false }
+        let missed = g - c
         guard missed > 0 else { return true }
         guard missed <= UInt64(listed.recentRemovals.count) else { return false }
         for id in listed.recentRemovals.suffix(Int(missed)) { remove(id) }
-        checked = listed.generation
+        checked = g
         return true
     }
 

@@ -10,11 +10,13 @@
 public struct ShareIDList: RandomAccessCollection, Equatable, Sendable, ExpressibleByArrayLiteral {
     private let storage: [Int]
     private let range: Range<Int>
-    public let generation: UInt64
+    /// nil: not the server's whole list for the user (a misbehaving server's filtered list,
+    /// or a list built by hand), so receivers take no shortcut and forget nothing from it.
+    public let generation: UInt64?
     /// The last few ids removed from the middle, oldest first (the last `generation` bumps).
     public let recentRemovals: [Int]
 
-    public init(_ storage: [Int], range: Range<Int>? = nil, generation: UInt64 = 0, recentRemovals: [Int] = []) {
+    public init(_ storage: [Int], range: Range<Int>? = nil, generation: UInt64? = nil, recentRemovals: [Int] = []) {
         self.storage = storage
         self.range = range ?? storage.indices
         self.generation = generation

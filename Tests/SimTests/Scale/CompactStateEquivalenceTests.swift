@@ -7,8 +7,10 @@ import GrouperModel
 /// the same scenarios with it off give the same fingerprints, every catalog metric bit for
 /// bit, the same checker verdicts and series. The scenarios churn devices, take servers down
 /// (refuse and blackhole windows and processes), restart them with and without their data,
-/// and run every protocol variant, so shares leave the servers' lists from the front (TTL
-/// sweeps) and from the middle (re-puts, restarts).
+/// misbehave (lists that withhold shares for a while, stale re-puts, early deletes, a server
+/// that keeps everything for a while), and run every protocol variant, so shares leave the
+/// servers' lists from the front (TTL sweeps) and from the middle (re-puts, restarts), and
+/// some lists are not the server's whole list.
 @Suite struct CompactStateEquivalenceTests {
     static func scenario(_ variant: String, faults: String, seed: Int) -> String {
         """
@@ -37,6 +39,12 @@ import GrouperModel
         """,
         """
         [{"kind": "refuse", "servers": [1, 2], "up": {"dist": "exponential", "mean": "4h"}, "down": "2h"}]
+        """,
+        """
+        [{"kind": "withhold", "servers": [1], "mode": "list", "fraction": 0.5, "window": {"start": "3h", "end": "12h"}},
+         {"kind": "stale", "servers": [2]},
+         {"kind": "early-delete", "servers": [3], "ttl": "2h"},
+         {"kind": "keep", "servers": [4], "window": {"start": "14h", "end": "20h"}}]
         """,
     ]
 
