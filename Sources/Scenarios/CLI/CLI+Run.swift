@@ -144,7 +144,7 @@ public enum RunCommand {
                                                      partial: progress ? bar.updatePartial : nil)
             } catch {
                 bar.finish()
-                throw CLIError("run: \(scenario.base.name): \(error)", exitCode: .badInput)
+                throw CLIError("run: \(scenario.base.name): \(error)", exitCode: error is RunFailure ? .internalError : .badInput)
             }
             bar.finish()
             try write(scenario, records, o, io: io, multiple: loaded.count > 1)
