@@ -26,7 +26,7 @@ extension DeviceNode {
                 switch a {
                 case .apply(let msg):
                     writes += 1
-                    held[msg.sender, default: [:]][msg.sequence] = msg
+                    hold(msg)
                     _ = msg.type == .update ? store.updateRemote(msg) : store.deleteRemote(msg)
                     world.log(sim.now, index, "handle \(label(msg)) from \(world.name(ofNode: msg.sender))")
                     handled.append(msg)

@@ -8,19 +8,24 @@ import GrouperModel
 ///
 /// Numbering: scenario devices and servers are 1-based, GrouperModel's 0-based.
 public struct GrouperExecutor: RunExecutor {
-    public init() {}
+    /// `SystemConfig.compactState` of every run (off only in tests that compare both).
+    public var compactState: Bool
+    public init(compactState: Bool = true) { self.compactState = compactState }
 
     /// The event kinds `--event-kinds` may name.
     public static var eventKinds: [String] { GrouperEvent.traceKinds }
 
     public func execute(_ run: ResolvedRun) throws -> RunOutcome {
         let spec = run.spec
-        let config = Self.config(spec, seed: run.seed)
+        var config = Self.config(spec, seed: run.seed)
+        config.compactState = compactState
         let system: GrouperSystem
         do { system = try GrouperSystem(config: config) } catch {
             throw RunFailure(runIndex: run.index, message: "the protocol model rejected the configuration: \(error)")
         }
         system.loggingEnabled = run.tracePath != nil
+        system.keepsTimingRecords = !config.compactState
+        system.timingsSince = SimTime.zero + spec.warmup
         let events = try run.events.map { try EventTraceFile(request: $0) }
         system.traceEvents(to: events?.sink)
         let latency = LatencyRecorder()
