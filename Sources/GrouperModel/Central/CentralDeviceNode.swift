@@ -68,7 +68,7 @@ final class CentralDeviceNode: SimComponent {
         case .setOnline(let on): setOnline(on, sim)
         case .invite(let invitee): world.join(invitee, sim)
         case .receive: if online { startRound(sim) }
-        case .confirm: break   // no confirm messages: the server's outbox tracks delivery
+        case .confirm, .answerResend: break   // no confirms or resends: the server's outbox tracks delivery
         }
     }
 

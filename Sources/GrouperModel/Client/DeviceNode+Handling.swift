@@ -26,12 +26,12 @@ extension DeviceNode {
                 switch a {
                 case .apply(let msg):
                     writes += 1
-                    held[msg.sender, default: [:]][msg.sequence] = msg
+                    hold(msg)
                     _ = msg.type == .update ? store.updateRemote(msg) : store.deleteRemote(msg)
                     world.log(sim.now, index, "handle \(label(msg)) from \(world.name(ofNode: msg.sender))")
                     handled.append(msg)
                 case .askResend(let sender, let range):
-                    sendResendRequest(to: sender, range: range, sim)
+                    if config.recovery.receiverAsks { sendResendRequest(to: sender, range: range, sim) }
                 case .answerResend(let requester, let range):
                     answerResend(requester: requester, range: range, sim)
                 case .duplicate(let msg):
@@ -52,6 +52,11 @@ extension DeviceNode {
         nextTaskID += 1
         resendTasks[id] = ResendTask(id: id, requester: requester, items: items,
                                      holders: Array(repeating: 0, count: items.count), waiting: config.servers)
+        guard config.recovery.senderChecksServers else {
+            resendTasks[id] = nil
+            return reupload(ResendTask(id: id, requester: requester, items: items,
+                                       holders: Array(repeating: 0, count: items.count), waiting: 0), sim)
+        }
         let ids = items.map(\.message.messageID)
         for j in 0..<config.servers {
             send(.transferConfirm(ids), to: j, purpose: .existence(taskID: id, server: j), sim)
@@ -80,10 +85,15 @@ extension DeviceNode {
         where t.holders[i] < config.k || (overwrites && unicastOverwritten.contains(item.message.messageID)) {
             guard let receiver = reuploadReceiver(item.message.messageID, for: t.requester, now: sim.now) else { continue }
             var copy = item
-            copy.shareReceiver = receiver
             copy.isReupload = true
+            if config.recovery.multicastReuploads {
+                copy.message.messageID = MessageIDGenerator.make(using: &rng)
+                copy.shareReceiver = nil
+            } else {
+                copy.shareReceiver = receiver
+                if overwrites && receiver != nil { unicastOverwritten.insert(item.message.messageID) }
+            }
             chosen.append(copy)
-            if overwrites && receiver != nil { unicastOverwritten.insert(item.message.messageID) }
         }
         let shared = chosen.filter { $0.shareReceiver == nil }, own = chosen.filter { $0.shareReceiver != nil }
         func names(_ items: [OutboxItem]) -> String { items.map { label($0.message) }.joined(separator: ",") }

@@ -36,7 +36,7 @@ extension DeviceNode {
     func listDone(round r: Int, server j: Int, _ outcome: RequestOutcome, _ sim: Simulation<GrouperEvent>) {
         guard round?.id == r else { return }
         if case .reply(.shareIDs(let ids)) = outcome {
-            let unseen = seenShareIDs[j].unseen(in: ids)
+            let unseen = seenShareIDs[j].unseen(in: ids, compact: config.compactState)
             if !unseen.isEmpty {
                 send(.transferGet(unseen), to: j, purpose: .get(roundID: r, server: j), sim)
                 return
@@ -52,6 +52,7 @@ extension DeviceNode {
                 seenShareIDs[j].insert(s.shareID)
                 var p = partial[s.messageID] ?? PartialMessage(servers: config.servers)
                 if p.shares[j] == nil { p.count += 1 }
+                touched.append(s.messageID)
                 p.shares[j] = s.share
                 p.shareIDs[j] = s.shareID
                 partial[s.messageID] = p
@@ -85,9 +86,10 @@ extension DeviceNode {
     func rebuildReady(_ sim: Simulation<GrouperEvent>) -> ([GrouperMessage], SharingWork, Int) {
         let asBuiltJoin = config.variant == .asBuilt && config.asBuilt.joinAllCollectedShares
         var out: [GrouperMessage] = [], work = SharingWork(), bytes = 0
-        for mid in partial.keys.sorted() {
+        for mid in readyCandidates(asBuiltJoin) {
             guard let p = partial[mid] else { continue }
-            if !asBuiltJoin && rebuiltIDs.contains(mid) { partial[mid] = nil; continue }
+            let number = world.registry.idNumber(mid)
+            if !asBuiltJoin && rebuilt.contains(number) { partial[mid] = nil; continue }
             guard p.count >= sharesToTry else {
                 if asBuiltJoin {  // forgets ids of messages below k: fetched again next round
                     for (j, id) in p.shareIDs.enumerated() { if let id { seenShareIDs[j].remove(id) } }
@@ -102,11 +104,26 @@ extension DeviceNode {
                 continue
             }
             checkGenuine(m, sim)
-            rebuiltIDs.insert(mid)
+            rebuilt.insert(number)
             world.counters.add(.messagesRebuilt, device: index, type: m.type, at: sim.now)
             out.append(m)
         }
         return (out, work, bytes)
+    }
+
+    /// The partial messages that may be ready, in message id order. Only a message that got a
+    /// share this round can be rebuilt or dropped as rebuilt before (the others were below k
+    /// and not rebuilt at the end of their last round, and nothing changed them since); as-built, which
+    /// forgets every message below k each round, and the uncompacted switch look at all.
+    func readyCandidates(_ asBuiltJoin: Bool) -> [String] {
+        defer { touched.removeAll(keepingCapacity: true) }
+        if asBuiltJoin || !config.compactState { return partial.keys.sorted() }
+        var ids = touched
+        ids.sort()
+        var out: [String] = []
+        out.reserveCapacity(ids.count)
+        for id in ids where out.last != id { out.append(id) }
+        return out
     }
 
     /// A join that failed or did not decode (only possible with as-built's mixed polynomials).
@@ -129,7 +146,7 @@ extension DeviceNode {
     func roundProcessed(_ id: Int, _ sim: Simulation<GrouperEvent>) {
         guard let r = round, r.id == id else { return }
         round = nil
-        world.timings.append(TransferTiming(direction: .download, device: index, messages: r.rebuilt,
+        world.recordTiming(TransferTiming(direction: .download, device: index, messages: r.rebuilt,
                                             start: r.start, end: sim.now, dataSync: r.syncTime,
                                             secretSharing: r.sharingTime, network: r.networkTime, succeeded: true))
         if !r.handled.isEmpty { onReceive?(index, r.handled) }

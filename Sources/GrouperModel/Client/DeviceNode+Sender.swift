@@ -55,7 +55,7 @@ extension DeviceNode {
         world.recordWrite(ObjectWrite(device: index, messageID: m.messageID, objectID: m.objectID,
                                       version: ObjectVersion(of: m), content: m.type == .update ? m.content : nil,
                                       time: sim.now))
-        held[node, default: [:]][m.sequence] = m
+        hold(m)
         let item = OutboxItem(message: m, splitSeed: rng.next(), shareReceiver: nil, isReupload: false)
         sent.append(item)
         world.log(sim.now, index, "create \(m.type.rawValue)#\(m.sequence) \(m.objectID)")

@@ -84,7 +84,7 @@ extension DeviceNode {
                 wedged = true
                 wedgedItems += j.items
                 job = nil
-                world.timings.append(TransferTiming(direction: .upload, device: index, messages: j.items.count,
+                world.recordTiming(TransferTiming(direction: .upload, device: index, messages: j.items.count,
                                                     start: j.start, end: sim.now, dataSync: j.syncTime,
                                                     secretSharing: j.sharingTime, network: sim.now - j.ready,
                                                     succeeded: false))
@@ -115,7 +115,7 @@ extension DeviceNode {
         if j.answered < config.servers {
             lateJobs[j.id] = (types: j.items.map(\.message.type), remaining: config.servers - j.answered)
         }
-        world.timings.append(TransferTiming(direction: .upload, device: index, messages: j.items.count,
+        world.recordTiming(TransferTiming(direction: .upload, device: index, messages: j.items.count,
                                             start: j.start, end: sim.now, dataSync: j.syncTime,
                                             secretSharing: j.sharingTime, network: sim.now - j.ready,
                                             succeeded: success))

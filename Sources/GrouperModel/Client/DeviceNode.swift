@@ -79,13 +79,16 @@ final class DeviceNode: SimComponent {
     var seenShareIDs: [SeenShareIDs]
     /// Collected shares per message id: one slot per server.
     var partial: [String: PartialMessage] = [:]
-    var rebuiltIDs: Set<String> = []
+    /// Message ids that received shares in the current round (only they can become ready).
+    var touched: [String] = []
+    /// Id numbers (`MessageRegistry`) of the messages rebuilt so far.
+    var rebuilt = IDBitset()
     /// `check`/`correct`: messages whose shares disagreed, with the share ids last tried.
     var undecodable: [String: [Int?]] = [:]
     var delivery = DeliveryState()
     var store: any SyncPlugin = NewestVersionWinsStore()
     /// Every normal message held (received or sent), by sender then sequence: handed to invitees.
-    var held: [String: [Int: GrouperMessage]] = [:]
+    var held = HeldMessages()
     var onReceive: ((Int, [GrouperMessage]) -> Void)?
 
     // Plumbing.
@@ -125,6 +128,8 @@ final class DeviceNode: SimComponent {
         case .receive: if isMember && online { requestReceive(sim) }
         case .setOnline(let on): setOnline(on, sim)
         case .invite(let invitee): invite(invitee, sim)
+        case .answerResend(let requester, let range):
+            if isMember { answerResend(requester: world.nodeIDs[requester], range: range, sim) }
         }
     }
 

@@ -83,7 +83,7 @@ public enum ServerReply: Equatable, Sendable {
     case success
     case state(String)
     case stored(Int)
-    case shareIDs([Int])
+    case shareIDs(ShareIDList)
     case shares([ShareDownload])
     case missing([String])
     /// Receivers the notification went to (node ids, sorted); the server pushes them.

@@ -55,7 +55,7 @@ extension ServerNode {
         switch reply {
         case .shareIDs(let ids):
             let f = misbehaviours.withholdFraction(.list)
-            return .success(.shareIDs(ids.filter { !hits(f, shareID: $0, salt: 1) }))
+            return .success(.shareIDs(ShareIDList(ids.filter { !hits(f, shareID: $0, salt: 1) })))
         case .shares(let ss):
             let withheld = misbehaviours.withholdFraction(.get), tamper = misbehaviours.tamperFraction
             let stale = misbehaviours.stale

@@ -32,6 +32,7 @@ final class ServerNode: SimComponent {
         self.name = "server-\(index)"
         self.world = world
         self.server = UntrustedServer(index: index, rng: rng, keying: world.config.variant.shareKeying)
+        server.incrementalLists = world.config.compactState
     }
 
     func handle(_ event: GrouperEvent, in sim: Simulation<GrouperEvent>) {

@@ -18,9 +18,9 @@ extension UntrustedServer {
         }
         for (up, r) in zip(uploads, receivers) {
             let key = shareKey(group: g, messageID: up.messageID, receiver: r)
-            if let old = shareIDByMessage[key], let i = position(ofShare: old) { shares.remove(at: i) }
-            shares.append(ShareEntity(id: nextShareID, share: up.share, saveAt: now, messageID: up.messageID,
-                                      sender: u, receiver: r, group: g))
+            if let old = shareIDByMessage[key], let i = position(ofShare: old) { removeShare(at: i) }
+            appendShare(ShareEntity(id: nextShareID, share: up.share, saveAt: now, messageID: up.messageID,
+                                    sender: u, receiver: r, group: g))
             shareIDByMessage[key] = nextShareID
             nextShareID += 1
         }
@@ -59,31 +59,40 @@ extension UntrustedServer {
     }
 
     /// The TTL sweep: deletes every share with saveAt < now − TTL of its group.
-    /// Returns the number deleted. O(shares).
+    /// Returns the number deleted. O(shares) reads; entities are moved in place, not copied.
     @discardableResult
     public mutating func sweep(now: SimTime) -> Int {
-        let before = shares.count
-        var kept: [ShareEntity] = []
-        kept.reserveCapacity(shares.count)
-        for e in shares {
-            if e.saveAt < now - groups[e.group].ttl {
-                shareIDByMessage[shareKey(group: e.group, messageID: e.messageID, receiver: e.receiver)] = nil
-            } else {
-                kept.append(e)
-            }
+        var expired: [Int] = []
+        for i in shares.indices where shares[i].saveAt < now - groups[shares[i].group].ttl { expired.append(i) }
+        guard !expired.isEmpty else { return 0 }
+        for i in expired {
+            shareIDByMessage[shareKey(group: shares[i].group, messageID: shares[i].messageID,
+                                      receiver: shares[i].receiver)] = nil
+            listsRemoved(shares[i])
         }
-        shares = kept
-        return before - kept.count
+        if expired.count == expired.last! + 1 {  // a prefix: the usual case
+            shares.removeFirst(expired.count)
+        } else {
+            shares.removeAll { $0.saveAt < now - groups[$0.group].ttl }
+        }
+        return expired.count
     }
 
     /// Forgets every stored share (restart without data). Groups and users stay.
     public mutating func dropAllShares() {
         shares.removeAll()
         shareIDByMessage.removeAll()
+        for u in userLists.indices where userLists[u] != nil {
+            userLists[u]!.ids.removeAll()
+            userLists[u]!.head = 0
+        }
     }
 
-    /// Oldest stored share's save time, if any.
-    public var oldestSaveAt: SimTime? { shares.map(\.saveAt).min() }
+    /// Oldest stored share's save time, if any: the first share while save times ascend.
+    public var oldestSaveAt: SimTime? {
+        if saveTimesAscend { return shares.first?.saveAt }
+        return shares.indices.map { shares[$0].saveAt }.min()
+    }
 
     /// Whether any share for this message id is stored (for checkers and tests). O(shares).
     public func holds(messageID: String, groupID: String) -> Bool {

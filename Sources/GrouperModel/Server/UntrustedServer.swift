@@ -19,6 +19,14 @@ public struct UntrustedServer: Sendable {
     var shareIDByMessage: [ShareKey: Int] = [:]
     var nextShareID = 1
     var rng: Xoshiro256StarStar
+    /// Keep each user's visible ids up to date (`UntrustedServer+Lists.swift`); off, every
+    /// list is a pass over the shares (the uncompacted switch, `SystemConfig.compactState`).
+    public var incrementalLists = true
+    /// Per user index: kept visible ids, built on the user's first list.
+    var userLists: [UserShareList?] = []
+    /// Every share was stored no earlier than the one before it (puts store at `now`), so
+    /// the first share is the oldest.
+    var saveTimesAscend = true
 
     /// `receiver` is the unicast receiver's user index under `.perReceiver`, nil otherwise.
     struct ShareKey: Hashable { var group: Int; var messageID: String; var receiver: Int? = nil }
@@ -61,7 +69,7 @@ public struct UntrustedServer: Sendable {
             return .success(.success)
         case .userNotify(let receiver, _, _): return notify(g, from: u, receiver: receiver)
         case .transferPut(let uploads): return put(uploads, group: g, sender: u, now: now)
-        case .transferList: return .success(.shareIDs(visibleShareIDs(group: g, user: u)))
+        case .transferList: return .success(.shareIDs(listShareIDs(group: g, user: u)))
         case .transferGet(let ids): return .success(.shares(get(ids, group: g, user: u)))
         case .transferConfirm(let messageIDs):
             // Under `.perReceiver` the nil-receiver key is the multicast share: a message is

@@ -91,6 +91,9 @@ extension DeviceCommand {
         case .receive: [("command", "receive")]
         case .setOnline(let on): [("command", on ? "online" : "offline")]
         case .invite(let invitee): [("command", "invite"), ("invitee", "device-\(invitee)")]
+        case .answerResend(let requester, let range):
+            [("command", "answer-resend"), ("requester", "device-\(requester)"),
+             ("range", DeliveryState.formatRange(range))]
         }
     }
 }

@@ -31,6 +31,8 @@ public enum DeviceCommand: Equatable, Sendable {
     case setOnline(Bool)
     /// The owner (this device) invites device `invitee` face to face.
     case invite(invitee: Int)
+    /// Answer a resend request from device `requester` for my normal messages in `range`.
+    case answerResend(requester: Int, range: ClosedRange<Int>)
 }
 
 /// A device's periodic timers.

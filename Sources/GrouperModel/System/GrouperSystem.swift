@@ -129,7 +129,20 @@ public final class GrouperSystem {
     /// fields: `GrouperEvent+Trace.swift`); nil turns tracing off. Tracing changes nothing
     /// in the run, its counters or its fingerprint.
     public func traceEvents(to sink: TraceSink?) { sim.trace = sink }
+    /// Every upload job and receive round so far (while `keepsTimingRecords`).
     public var timings: [TransferTiming] { world.timings }
+    /// Keep every timing record (on by default); off, only `timingStats` is kept (long runs).
+    public var keepsTimingRecords: Bool {
+        get { world.keepTimings }
+        set { world.keepTimings = newValue }
+    }
+    /// Means of the timings that started at or after `timingsSince`.
+    public var timingStats: TimingStats { world.timingStats }
+    /// Start of the window `timingStats` counts; set it before the run reaches it.
+    public var timingsSince: SimTime {
+        get { world.timingStats.since }
+        set { world.timingStats.since = newValue }
+    }
     /// Bytes and requests each device has exchanged with the servers so far (by device index).
     public var traffic: [DeviceTraffic] { world.network.traffic }
     public var writes: [ObjectWrite] { world.writes }

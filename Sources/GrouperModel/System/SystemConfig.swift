@@ -112,7 +112,13 @@ public struct SystemConfig: Codable, Equatable, Sendable {
     public var requestTimeout: SimDuration
     /// At most this many messages per `transfer/put` request (thesis: 100).
     public var batchLimit: Int
+    /// Opt-in recovery simplifications (thesis model of docs/equations.md); default: none.
+    public var recovery = RecoveryOptions()
     public var seed: UInt64
+    /// Bookkeeping sized by live state (incremental share lists, indexed partial messages,
+    /// streaming timing statistics; docs/performance.md). `false` keeps the straightforward
+    /// history-sized version: a switch for tests, which check that both give the same runs.
+    public var compactState = true
     /// How receivers rebuild messages from shares (issue #11; thesis: first-k).
     public var rebuild: RebuildPolicy = .firstK
     /// Servers that pool what they store (only the exposure metrics see them).

@@ -27,9 +27,14 @@ final class World {
     let deviceByNode: [String: Int]
     let groupID: String
     var counters: ProtocolCounters
+    /// One shared copy of each message the devices hold.
+    let registry = MessageRegistry()
     var log: [ProtocolLogEntry] = []
     var logEnabled = true
+    /// Every timing record while `keepTimings` (else only `timingStats`).
     var timings: [TransferTiming] = []
+    var keepTimings = true
+    var timingStats = TimingStats()
     var writes: [ObjectWrite] = []
     var writeByVersion: [ObjectVersion: Int] = [:]
     /// Safety findings of the TTL checker (shares served or stored past TTL + sweep period).
@@ -95,6 +100,11 @@ final class World {
     func takeRequestID() -> Int {
         defer { nextRequestID += 1 }
         return nextRequestID
+    }
+
+    func recordTiming(_ t: TransferTiming) {
+        timingStats.add(t)
+        if keepTimings { timings.append(t) }
     }
 
     func recordRestartLoss(server: Int, messageIDs: [String]) {

@@ -90,22 +90,24 @@ struct GrouperMetrics {
         return Double(ids.count)
     }
 
-    /// Means over upload jobs, or receive rounds that rebuilt something, started after warm-up.
+    /// Means over upload jobs, or receive rounds that rebuilt something, started after warm-up:
+    /// from the system's running means, or from the records when it keeps them (the
+    /// uncompacted switch; both give the same doubles).
     func timing(_ name: String) -> Double {
         let upload = name.hasPrefix("upload_")
+        let part: TimingStats.Part = switch name.dropFirst(upload ? 7 : 9) {
+        case "sync_time": .dataSync
+        case "sharing_time": .secretSharing
+        case "network_time": .network
+        default: .total
+        }
+        guard system.keepsTimingRecords else { return system.timingStats.mean(upload ? .upload : .download, part) }
         let since = SimTime.zero + spec.warmup
         let jobs = system.timings.filter {
             $0.direction == (upload ? .upload : .download) && $0.start >= since && (upload || $0.messages > 0)
         }
         guard !jobs.isEmpty else { return .nan }
-        let part: (TransferTiming) -> SimDuration
-        switch name.dropFirst(upload ? 7 : 9) {
-        case "sync_time": part = { $0.dataSync }
-        case "sharing_time": part = { $0.secretSharing }
-        case "network_time": part = { $0.network }
-        default: part = { $0.total }
-        }
-        return jobs.reduce(0.0) { $0 + part($1).seconds } / Double(jobs.count)
+        return jobs.reduce(0.0) { $0 + TimingStats.value($1, part).seconds } / Double(jobs.count)
     }
 
 }

@@ -8,7 +8,9 @@ import GrouperModel
 ///
 /// Numbering: scenario devices and servers are 1-based, GrouperModel's 0-based.
 public struct GrouperExecutor: RunExecutor {
-    public init() {}
+    /// `SystemConfig.compactState` of every run (off only in tests that compare both).
+    public var compactState: Bool
+    public init(compactState: Bool = true) { self.compactState = compactState }
 
     /// The event kinds `--event-kinds` may name.
     public static var eventKinds: [String] { GrouperEvent.traceKinds }
@@ -16,12 +18,15 @@ public struct GrouperExecutor: RunExecutor {
     public func execute(_ run: ResolvedRun) throws -> RunOutcome {
         let spec = run.spec
         if spec.architecture == .central { return try CentralExecutor().execute(run) }
-        let config = Self.config(spec, seed: run.seed)
+        var config = Self.config(spec, seed: run.seed)
+        config.compactState = compactState
         let system: GrouperSystem
         do { system = try GrouperSystem(config: config) } catch {
             throw RunFailure(runIndex: run.index, message: "the protocol model rejected the configuration: \(error)")
         }
         system.loggingEnabled = run.tracePath != nil
+        system.keepsTimingRecords = !config.compactState
+        system.timingsSince = SimTime.zero + spec.warmup
         let events = try run.events.map { try EventTraceFile(request: $0) }
         system.traceEvents(to: events?.sink)
         let latency = LatencyRecorder()

@@ -1,54 +1,78 @@
 import SimKernel
 import GrouperModel
 
-/// Renders equation rows as Markdown, CSV and JSON Lines (sorted keys, fixed digits).
+/// Renders equation results as Markdown, CSV and JSON Lines (sorted keys, fixed digits).
 public enum EquationReport {
     static func num(_ v: Double) -> String { NumberFormat.fixed(v, digits: 4) }
     static func jsonNum(_ v: Double) -> String { v.isFinite ? NumberFormat.fixed(v, digits: 4) : "null" }
+    static func opt(_ v: Double?) -> String { v.map(num) ?? "—" }
 
     public static func parameterPairs(_ p: EquationParameters) -> [(String, String)] {
         [("C", "\(p.confirms)"), ("D", "\(p.devices)"), ("F", NumberFormat.shortest(p.offline)),
          ("L", p.offlineTime.description), ("T", p.ttl.description), ("U_i", "\(p.updatesPerDevice)"),
-         ("replications", "\(p.replications)"), ("seed", "\(p.seed)"), ("variant", p.variant.rawValue)]
+         ("model", p.model.modelName), ("replications", "\(p.replications)"), ("seed", "\(p.seed)"),
+         ("variant", p.variant.rawValue)]
     }
 
-    /// One line: what a device's uploads in the window were made of.
-    public static func mixLine(_ m: UploadMix) -> String {
-        "Measured uploads per device (mean ± 95% CI): normal first uploads \(num(m.normal.mean)) ± \(num(m.normal.ci95HalfWidth)), "
-            + "confirms \(num(m.confirms.mean)) ± \(num(m.confirms.ci95HalfWidth)), resend requests \(num(m.resendRequests.mean)) ± \(num(m.resendRequests.ci95HalfWidth)), "
-            + "re-uploads \(num(m.reUploads.mean)) ± \(num(m.reUploads.ci95HalfWidth)).\n"
-    }
-
-    public static func markdown(_ rows: [EquationRow], _ p: EquationParameters) -> String {
-        var s = "Parameters: " + parameterPairs(p).map { "\($0.0)=\($0.1)" }.joined(separator: ", ") + "\n\n"
-        s += "| equation | quantity | closed form | closed-form value | simulated mean | 95% CI ± | difference |\n"
-        s += "|---|---|---|---|---|---|---|\n"
-        for r in rows {
-            s += "| \(r.equation) | \(r.quantity) | \(r.formula) | \(num(r.closedForm)) | \(num(r.simulated.mean)) | \(num(r.simulated.ci95HalfWidth)) | \(num(r.difference)) |\n"
+    /// Which reading of F the model uses, in one sentence.
+    public static func fReading(_ p: EquationParameters) -> String {
+        let avg = NumberFormat.fixed(p.model.averageOffline(f: p.offline, lOverT: p.lOverT), digits: 4)
+        if p.offline == 0 { return "F = 0: every device online." }
+        if p.model.fCountsPeriodsPerTTL {
+            return "F = \(NumberFormat.shortest(p.offline)) read as offline periods per TTL, each of length L (the thesis's reading of 6.5): on average F·L/T = \(avg) devices offline"
+                + (p.model.scheduledOffline ? ", on a deterministic rotating schedule; writers write and confirm only while online." : ", exponential offline times.")
         }
-        return s + "\nDownloads include the device's own uploads (thesis 6.3); uploads count every message stored on ≥ s servers (normal, confirm, resend request, re-upload).\n"
+        return "F = \(NumberFormat.shortest(p.offline)) read as the time-average number of offline devices; offline times exponential with mean L, online times with mean L·(D − F)/F."
     }
 
-    public static func csv(_ rows: [EquationRow], _ p: EquationParameters) -> String {
+    /// How the estimate was made.
+    public static func estimateLine(_ r: EquationResult) -> String {
+        let cv = r.rows.contains { $0.simulated.controlsUsed > 0 } ? ", regression-adjusted with the offline-period control variates" : ""
+        return "Estimate: \(r.replications) replication(s), each a warm-up of \(r.warmUpWindows) TTL window(s) then \(r.windows / max(r.replications, 1)) measured windows; "
+            + "\(r.windows) windows in all, 95% CI from batch means of \(r.batchWindows) window(s)\(cv).\n"
+    }
+
+    public static func mixLine(_ m: UploadMix) -> String {
+        func pm(_ e: SteadyStateEstimate) -> String { "\(num(e.mean)) ± \(num(e.ci95HalfWidth))" }
+        return "Measured uploads per device per TTL: normal first uploads \(pm(m.normal)), confirms \(pm(m.confirms)), "
+            + "resend requests \(pm(m.resendRequests)), re-uploads \(pm(m.reUploads)).\n"
+    }
+
+    public static func markdown(_ r: EquationResult, _ p: EquationParameters) -> String {
+        var s = "Parameters: " + parameterPairs(p).map { "\($0.0)=\($0.1)" }.joined(separator: ", ") + "\n\n"
+        s += fReading(p) + "\n" + estimateLine(r) + "\n"
+        s += "| equation | quantity | thesis formula (for) | thesis value | refined form | simulated mean | 95% CI ± |\n"
+        s += "|---|---|---|---|---|---|---|\n"
+        for row in r.rows {
+            s += "| \(row.equation) | \(row.quantity) | \(row.formula) (\(row.thesisFor)) | \(num(row.closedForm)) | \(opt(row.refined)) | \(num(row.simulated.mean)) | \(num(row.simulated.ci95HalfWidth)) |\n"
+        }
+        s += "\nDownloads include the device's own uploads (thesis 6.3). Uploads count every message stored on the servers"
+        s += p.model.controlMessagesCounted ? " (normal, confirm, resend request, re-upload).\n" : " except resend requests (normal, confirm, re-upload).\n"
+        return s + mixLine(r.mix)
+    }
+
+    public static func csv(_ r: EquationResult, _ p: EquationParameters) -> String {
         let keys = parameterPairs(p)
-        var s = "equation,closed_form,simulated_mean,ci95,difference," + keys.map(\.0).joined(separator: ",") + "\n"
-        for r in rows {
-            s += "\(r.equation),\(num(r.closedForm)),\(num(r.simulated.mean)),\(num(r.simulated.ci95HalfWidth)),\(num(r.difference)),"
-                + keys.map(\.1).joined(separator: ",") + "\n"
+        var s = "equation,thesis_for,closed_form,refined_form,simulated_mean,ci95,difference,windows," + keys.map(\.0).joined(separator: ",") + "\n"
+        for row in r.rows {
+            s += "\(row.equation),\(row.thesisFor),\(num(row.closedForm)),\(row.refined.map(num) ?? ""),\(num(row.simulated.mean)),"
+                + "\(num(row.simulated.ci95HalfWidth)),\(num(row.difference)),\(r.windows)," + keys.map(\.1).joined(separator: ",") + "\n"
         }
         return s
     }
 
     /// One object per line; keys sorted.
-    public static func jsonLines(_ rows: [EquationRow], _ p: EquationParameters) -> String {
+    public static func jsonLines(_ r: EquationResult, _ p: EquationParameters) -> String {
         let params = parameterPairs(p).map { k, v -> (String, String) in
             ["C", "D", "F", "U_i", "replications", "seed"].contains(k) ? (k, v) : (k, "\"\(v)\"")
         }
         var s = ""
-        for r in rows {
-            var fields = params + [("ci95", jsonNum(r.simulated.ci95HalfWidth)), ("closed_form", jsonNum(r.closedForm)),
-                                   ("difference", jsonNum(r.difference)), ("equation", "\"\(r.equation)\""),
-                                   ("formula", "\"\(r.formula)\""), ("simulated_mean", jsonNum(r.simulated.mean))]
+        for row in r.rows {
+            var fields = params + [("ci95", jsonNum(row.simulated.ci95HalfWidth)), ("closed_form", jsonNum(row.closedForm)),
+                                   ("difference", jsonNum(row.difference)), ("equation", "\"\(row.equation)\""),
+                                   ("formula", "\"\(row.formula)\""), ("refined_form", row.refined.map(jsonNum) ?? "null"),
+                                   ("simulated_mean", jsonNum(row.simulated.mean)), ("thesis_for", "\"\(row.thesisFor)\""),
+                                   ("windows", "\(r.windows)")]
             fields.sort { $0.0 < $1.0 }
             s += "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}\n"
         }

@@ -7,16 +7,17 @@ import GrouperModel
 /// Output is a pure function of the built-in scenarios and equation cases (no clocks, no
 /// host data), so a rerun is byte-identical for any number of jobs.
 public enum Reproduction {
-    /// The equation cases: the thesis's two worked examples (SPEC §7); F = 0 is exact,
-    /// F = 2 gets 10 replications because one TTL window varies a lot.
-    public static var equationCases: [EquationParameters] {
+    /// The equation cases: the thesis's two worked examples (SPEC §7), case 2 under both
+    /// models. `jobs` only sets threads; results do not depend on it.
+    public static func equationCases(jobs: Int) -> [EquationParameters] {
         var none = EquationParameters()
-        none.replications = 5
+        none.jobs = jobs
         var offline = none
         offline.offline = 2
         offline.offlineTime = .seconds(Int64(86_400))
-        offline.replications = 10
-        return [none, offline]
+        var thesis = offline
+        thesis.model = .thesis
+        return [none, thesis, offline]
     }
 
     /// Runs one built-in scenario text in process and returns its result set.
@@ -39,17 +40,36 @@ public enum Reproduction {
             let result = try run(name: s.name, text: s.text, jobs: jobs)
             try OutputDirectory.write(result.files, to: "\(out)/\(s.name)")
         }
-        io.err("reproduce: [\(scenarios.count + 1)/\(scenarios.count + 1)] equations 6.1–6.8\n")
+        io.err("reproduce: [\(scenarios.count + 1)/\(scenarios.count + 1)] equations 6.1–6.8 and ablation\n")
         var md = "# Equations 6.1–6.8: closed forms and simulated counts\n\n", csv = "", json = ""
-        for (i, p) in equationCases.enumerated() {
-            let (rows, mix) = try ThesisEquations.evaluateWithMix(p)
-            md += EquationReport.markdown(rows, p) + EquationReport.mixLine(mix) + "\n"
-            let c = EquationReport.csv(rows, p)
-            csv += i == 0 ? c : String(c.drop(while: { $0 != "\n" }).dropFirst())
-            json += EquationReport.jsonLines(rows, p)
+        // Case 2 under the protocol model runs its replications on every thread; then case 1,
+        // case 2 under the thesis model and the ablation's other steps run side by side.
+        let cases = equationCases(jobs: jobs)
+        let protocolTwo = try ThesisEquations.run(cases[2])
+        var ablationCase = cases[2]
+        ablationCase.replications = 1
+        let steps = EquationAssumptions.ablationSteps.map(\.assumptions).filter {
+            !EquationAblation.same($0, .thesis, ablationCase) && !EquationAblation.same($0, .protocol, ablationCase)
         }
-        try writeFlat([("equations.md", md), ("equations.csv", csv), ("equations.json", json)], to: out)
-        io.out("wrote \(out)/ (\(scenarios.count) scenarios and equations.{md,csv,json})\n")
+        var tasks = [cases[0], cases[1]].map { p -> EquationParameters in var q = p; q.jobs = 1; return q }
+        for a in steps { var q = ablationCase; q.model = a; q.jobs = 1; tasks.append(q) }
+        let all = tasks
+        let done = try ThesisEquations.parallelMap(all.indices.map { UInt64($0) }, jobs: jobs) {
+            try ThesisEquations.run(all[Int($0)])
+        }
+        let results = [done[0], done[1], protocolTwo]
+        for (i, p) in cases.enumerated() {
+            md += "## Case \(p.offline == 0 ? 1 : 2), --model \(p.model.modelName)\n\n" + EquationReport.markdown(results[i], p) + "\n"
+            let c = EquationReport.csv(results[i], p)
+            csv += i == 0 ? c : String(c.drop(while: { $0 != "\n" }).dropFirst())
+            json += EquationReport.jsonLines(results[i], p)
+        }
+        let known = [(EquationAssumptions.thesis, done[1]), (.protocol, protocolTwo)] + Array(zip(steps, done[2...]))
+        let ablation = try EquationAblation.run(ablationCase, known: known)
+        let ablationMD = "# Equations 6.5–6.8: from the thesis's assumptions to the protocol (case 2)\n\n" + ablation.markdown
+        try writeFlat([("equations.md", md), ("equations.csv", csv), ("equations.json", json),
+                       ("equations-ablation.md", ablationMD), ("equations-ablation.csv", ablation.csv)], to: out)
+        io.out("wrote \(out)/ (\(scenarios.count) scenarios, equations.{md,csv,json}, equations-ablation.{md,csv})\n")
     }
 
     static func writeFlat(_ files: [(String, String)], to dir: String) throws {

@@ -12,174 +12,157 @@ public struct EquationParameters: Equatable, Sendable {
     public var updatesPerDevice = 100
     /// C, confirms per device per TTL.
     public var confirms = 1
-    /// F, average number of offline devices (0 ≤ F < D).
+    /// F: offline periods per TTL (`--model thesis`) or the time-average number of offline
+    /// devices (`--model protocol`); see `EquationAssumptions.fCountsPeriodsPerTTL`.
     public var offline = 0.0
-    /// L, mean offline time.
+    /// L, the (mean) offline time.
     public var offlineTime = SimDuration.seconds(Int64(86_400))
-    public var replications = 5
+    /// Cap on replications; they are added in rounds of `round` until every CI is tight.
+    public var replications = 40
+    public var model = EquationAssumptions.protocol
     public var variant = ProtocolVariant.thesis
     public var seed: UInt64 = 6
+    /// Threads for replications (the result does not depend on it).
+    public var jobs = 1
     public init() {}
+
+    var lOverT: Double { offlineTime.seconds / ttl.seconds }
 }
 
-/// One equation: closed form beside the simulated count.
+/// One equation: the thesis's closed form, the refined form for the simulated model, and the
+/// steady-state simulated count.
 public struct EquationRow: Equatable, Sendable {
     public var equation: String
     public var quantity: String
     public var formula: String
+    /// For which F the thesis gives this formula ("F = 0" or "F > 0").
+    public var thesisFor: String
     public var closedForm: Double
-    public var simulated: SampleSummary
+    /// Refined closed form for the model run (nil where none is derived: ablation steps).
+    public var refined: Double?
+    public var simulated: SteadyStateEstimate
     public var difference: Double { simulated.mean - closedForm }
 }
 
-/// Counts of one replication, measured over TTL window `ThesisEquations.measuredWindow`.
-struct EquationCounts {
-    /// Per device: messages uploaded (all types, re-uploads included).
-    var uploads: [Double]
-    /// Per device: messages rebuilt plus its own uploads (thesis 6.3 counts them).
-    var downloads: [Double]
-    /// Per device: normal messages re-uploaded for resend requests.
-    var reUploads: [Double]
-    /// Per device: uploads by kind — first uploads of normal messages (update/delete, re-uploads
-    /// excluded), confirms, resend requests.
-    var normal: [Double] = [], confirms: [Double] = [], resendRequests: [Double] = []
-}
-
-/// Mean per device of what the uploads were made of (explains the 6.6 difference).
+/// Mean per device per TTL of what the uploads were made of.
 public struct UploadMix: Equatable, Sendable {
-    public var normal: SampleSummary
-    public var confirms: SampleSummary
-    public var resendRequests: SampleSummary
-    public var reUploads: SampleSummary
+    public var normal: SteadyStateEstimate
+    public var confirms: SteadyStateEstimate
+    public var resendRequests: SteadyStateEstimate
+    public var reUploads: SteadyStateEstimate
 }
 
-/// Closed forms of 6.1–6.8 and their simulation (SPEC §7).
-///
-/// Workload: device i writes U_i updates per TTL, evenly spaced with a per-device phase in
-/// [0.05, 0.95] of the spacing (no write lands at a window edge); periodic confirms every T/C.
-/// Offline devices (F > 0): every device alternates online and offline periods, both
-/// exponential, offline mean L and online mean L·(D−F)/F, so on average F of D are offline;
-/// a device starts offline with probability F/D. Counting window: the third TTL window
-/// [2T, 3T) (steady state); the run lasts 4T.
+/// Everything one `equations` evaluation produced.
+public struct EquationResult: Equatable, Sendable {
+    public var rows: [EquationRow]
+    public var mix: UploadMix
+    public var replications: Int
+    /// Measured TTL windows over all replications (warm-up excluded).
+    public var windows: Int
+    public var warmUpWindows: Int
+    public var batchWindows: Int
+}
+
+/// Parameters the simulation cannot realise (exit non-zero instead of a wrong table).
+public struct UnrealisableParameters: Error, CustomStringConvertible, Sendable {
+    public var description: String
+}
+
+/// Closed forms of 6.1–6.8 and their steady-state simulation (SPEC §7, docs/equations.md).
 public enum ThesisEquations {
-    public static let measuredWindow = 2
-    static let windows = 4
+    /// Replications are added this many at a time (fixed, so results do not depend on --jobs).
+    static let round = 4
+    /// Target: every CI half-width ≤ 5% of its mean.
+    static let relativePrecision = 0.05
 
     public static func closedForms(_ p: EquationParameters) -> [(String, String, String, Double)] {
         let d = Double(p.devices), u = Double(p.updatesPerDevice), c = Double(p.confirms), f = p.offline
-        let lt = p.offlineTime.seconds / p.ttl.seconds
-        let bigU = u * d, factor = 1 + lt * f
+        let bigU = u * d, factor = 1 + p.lOverT * f
         return [
-            ("6.1", "NU_i uploads per device (F = 0)", "U_i + C", u + c),
-            ("6.2", "NU uploads, all devices (F = 0)", "U + C·D", bigU + c * d),
-            ("6.3", "ND_i downloads per device (F = 0)", "U + C·D", bigU + c * d),
-            ("6.4", "ND downloads, all devices (F = 0)", "(U + C·D)·D", (bigU + c * d) * d),
-            ("6.5", "UR_i re-uploads per device", "U_i·(L/T)·F", u * lt * f),
+            ("6.1", "NU_i uploads per device", "U_i + C", u + c),
+            ("6.2", "NU uploads, all devices", "U + C·D", bigU + c * d),
+            ("6.3", "ND_i downloads per device", "U + C·D", bigU + c * d),
+            ("6.4", "ND downloads, all devices", "(U + C·D)·D", (bigU + c * d) * d),
+            ("6.5", "UR_i re-uploads per device", "U_i·(L/T)·F", u * p.lOverT * f),
             ("6.6", "NU_i uploads per device", "U_i·(1 + (L/T)·F) + C", u * factor + c),
             ("6.7", "NU uploads, all devices", "U·(1 + (L/T)·F) + C·D", bigU * factor + c * d),
             ("6.8", "ND_i downloads per device", "U·(1 + (L/T)·F) + C·D", bigU * factor + c * d),
         ]
     }
 
-    /// Every equation with its simulated mean and 95% CI over `p.replications` runs.
-    public static func evaluate(_ p: EquationParameters) throws -> [EquationRow] {
-        try evaluateWithMix(p).rows
-    }
+    public static func evaluate(_ p: EquationParameters) throws -> [EquationRow] { try run(p).rows }
 
-    /// The rows plus the measured upload mix per device.
-    public static func evaluateWithMix(_ p: EquationParameters) throws -> (rows: [EquationRow], mix: UploadMix) {
-        var runs: [EquationCounts] = []
-        for r in 0..<p.replications {
-            runs.append(try simulate(p, seed: RandomStreams(rootSeed: p.seed).childSeed(named: "equations/replication-\(r)")))
+    /// Warm-up, batch length and measured windows per replication (in TTL windows).
+    static func plan(_ p: EquationParameters) -> (warmUp: Int, batch: Int, measured: Int) {
+        guard p.offline > 0 else { return (2, 1, 4) }
+        let lt = p.lOverT
+        var warmUp = Int(max(2, 5 * lt).rounded(.up))
+        var batch = max(1, Int(lt.rounded(.up)))
+        if p.model.scheduledOffline, let cycle = rotationCycle(p) {
+            batch = cycle
+            warmUp = (warmUp + cycle - 1) / cycle * cycle
         }
-        return (rows(p, runs), mix(runs))
+        let batches = p.model.scheduledOffline ? max(2, (10 + batch - 1) / batch)
+            : max(4, (max(40, 2 * warmUp) + batch - 1) / batch)
+        return (warmUp, batch, batch * batches)
     }
 
-    static func mix(_ runs: [EquationCounts]) -> UploadMix {
-        func m(_ f: (EquationCounts) -> [Double]) -> SampleSummary {
-            SampleSummary(runs.map { f($0).reduce(0, +) / Double(f($0).count) })
+    /// TTLs after which the rotating schedule repeats exactly (D/F·k for the smallest k ≤ 20
+    /// that makes it whole), if that is at most 60.
+    static func rotationCycle(_ p: EquationParameters) -> Int? {
+        for k in 1...20 {
+            let c = Double(p.devices) / p.offline * Double(k)
+            if abs(c - c.rounded()) < 1e-9, c.rounded() <= 60 { return Int(c.rounded()) }
         }
-        return UploadMix(normal: m(\.normal), confirms: m(\.confirms), resendRequests: m(\.resendRequests), reUploads: m(\.reUploads))
+        return nil
     }
 
-    static func rows(_ p: EquationParameters, _ runs: [EquationCounts]) -> [EquationRow] {
-        func mean(_ xs: [Double]) -> Double { xs.reduce(0, +) / Double(xs.count) }
-        func sum(_ xs: [Double]) -> Double { xs.reduce(0, +) }
-        let perRun: [String: (EquationCounts) -> Double] = [
-            "6.1": { mean($0.uploads) }, "6.2": { sum($0.uploads) }, "6.3": { mean($0.downloads) },
-            "6.4": { sum($0.downloads) }, "6.5": { mean($0.reUploads) }, "6.6": { mean($0.uploads) },
-            "6.7": { sum($0.uploads) }, "6.8": { mean($0.downloads) },
-        ]
-        return closedForms(p).map { eq, quantity, formula, value in
-            EquationRow(equation: eq, quantity: quantity, formula: formula, closedForm: value,
-                        simulated: SampleSummary(runs.map { perRun[eq]!($0) }))
-        }
-    }
+    /// Replications per round: one where a replication is deterministic in what is counted
+    /// (F = 0, or the rotating schedule), else `round`.
+    static func roundSize(_ p: EquationParameters) -> Int { p.offline == 0 || p.model.scheduledOffline ? 1 : round }
 
-    static func config(_ p: EquationParameters, seed: UInt64) -> SystemConfig {
-        var c = SystemConfig(devices: p.devices, servers: 3, k: 2, s: 3, ttl: p.ttl,
-                             variant: p.variant, scheme: .gf256, seed: seed)
-        c.initialMembers = p.devices
-        // A coarser TTL sweep than the 60 s default: counts do not depend on it, run time does.
-        c.sweepPeriod = .nanoseconds(max(p.ttl.nanoseconds / 144, 1_000_000_000))
-        c.confirm = ConfirmPolicy(period: p.confirms > 0 ? .nanoseconds(p.ttl.nanoseconds / Int64(p.confirms)) : nil,
-                                  onReconnect: p.offline > 0)
-        c.receive = ReceivePolicy(onPush: false, pullPeriod: .nanoseconds(p.ttl.nanoseconds / 24), onReconnect: true)
-        return c
-    }
-
-    /// One replication: schedule the workload and churn, run 4 TTLs, count window 2.
-    static func simulate(_ p: EquationParameters, seed: UInt64) throws -> EquationCounts {
-        let system = try GrouperSystem(config: config(p, seed: seed))
-        system.loggingEnabled = false
-        var rng = Xoshiro256StarStar(seed: RandomStreams(rootSeed: seed).childSeed(named: "equations/workload"))
-        let t = p.ttl.nanoseconds, spacing = t / Int64(max(p.updatesPerDevice, 1))
-        for d in 0..<p.devices where p.updatesPerDevice > 0 {
-            let phase = Int64((0.05 + 0.9 * rng.nextDouble()) * Double(spacing))
-            for w in 0..<Int64(windows) {
-                for j in 0..<Int64(p.updatesPerDevice) {
-                    system.update(device: d, objectID: "d\(d)-o\(j % 50)", size: 323,
-                                  at: SimTime(nanoseconds: w * t + j * spacing + phase))
-                }
+    /// Runs replications in rounds until every reported count is within 5% (or the cap).
+    public static func run(_ p: EquationParameters) throws -> EquationResult {
+        try checkRealisable(p)
+        let (warmUp, batch, measured) = plan(p)
+        var reps: [ReplicationCounts] = []
+        while reps.count < max(1, p.replications) {
+            let next = min(roundSize(p), p.replications - reps.count)
+            let seeds = (reps.count..<(reps.count + next)).map {
+                RandomStreams(rootSeed: p.seed).childSeed(named: "equations/replication-\($0)")
+            }
+            reps += try parallelMap(seeds, jobs: p.jobs) { try simulate(p, seed: $0, warmUp: warmUp, measured: measured) }
+            let result = summarise(p, reps, warmUp: warmUp, batch: batch, measured: measured)
+            if result.rows.allSatisfy({ $0.simulated.isPrecise(relative: relativePrecision) })
+                && result.mix.reUploads.isPrecise(relative: relativePrecision) || reps.count >= p.replications {
+                return result
             }
         }
-        if p.offline > 0 { scheduleChurn(p, system, &rng) }
-        system.run(until: SimTime(nanoseconds: Int64(windows) * t))
-        return counts(p, system)
+        return summarise(p, reps, warmUp: warmUp, batch: batch, measured: measured)
     }
 
-    /// Alternating offline (mean L) / online (mean L·(D−F)/F) periods, exponential, per device.
-    static func scheduleChurn(_ p: EquationParameters, _ system: GrouperSystem, _ rng: inout Xoshiro256StarStar) {
-        let end = Double(Int64(windows) * p.ttl.nanoseconds)
-        let offMean = Double(p.offlineTime.nanoseconds)
-        let onMean = offMean * (Double(p.devices) - p.offline) / p.offline
-        for d in 0..<p.devices {
-            var online = rng.nextDouble() >= p.offline / Double(p.devices)
-            var now = 0.0
-            if !online { system.setOnline(false, device: d, at: .zero) }
-            while now < end {
-                now += -(online ? onMean : offMean) * log1p(-rng.nextDouble())
-                guard now < end else { break }
-                online.toggle()
-                system.setOnline(online, device: d, at: SimTime(nanoseconds: Int64(now)))
+    /// Independent replications on up to `jobs` threads; results in input order.
+    static func parallelMap<T: Sendable>(_ seeds: [UInt64], jobs: Int,
+                                         _ body: @escaping @Sendable (UInt64) throws -> T) throws -> [T] {
+        let slots = ResultSlots<T>(count: seeds.count)
+        let workers = max(1, min(jobs, seeds.count))
+        let work: @Sendable (Int) -> Void = { w in
+            var i = w
+            while i < seeds.count {
+                slots.store(Result { try body(seeds[i]) }, at: i)
+                i += workers
             }
         }
+        if workers == 1 { work(0) } else { DispatchQueue.concurrentPerform(iterations: workers, execute: work) }
+        return try slots.values()
     }
+}
 
-    static func counts(_ p: EquationParameters, _ system: GrouperSystem) -> EquationCounts {
-        let w = measuredWindow, c = system.counters
-        var out = EquationCounts(uploads: [], downloads: [], reUploads: [])
-        for d in 0..<p.devices {
-            let up = Double(c.total(.messagesUploaded, device: d, window: w))
-            out.uploads.append(up)
-            out.downloads.append(Double(c.total(.messagesRebuilt, device: d, window: w)) + up)
-            let re = Double(c.total(.reUploads, device: d, window: w))
-            out.reUploads.append(re)
-            out.normal.append(Double(c.total(.messagesUploaded, device: d, type: .update, window: w)
-                + c.total(.messagesUploaded, device: d, type: .delete, window: w)) - re)
-            out.confirms.append(Double(c.total(.messagesUploaded, device: d, type: .confirm, window: w)))
-            out.resendRequests.append(Double(c.total(.messagesUploaded, device: d, type: .resend, window: w)))
-        }
-        return out
-    }
+/// Slots filled by worker threads, read after they all finished.
+final class ResultSlots<T: Sendable>: @unchecked Sendable {
+    private var slots: [Result<T, Error>?]
+    private let lock = NSLock()
+    init(count: Int) { slots = Array(repeating: nil, count: count) }
+    func store(_ r: Result<T, Error>, at i: Int) { lock.lock(); slots[i] = r; lock.unlock() }
+    func values() throws -> [T] { try slots.map { try $0!.get() } }
 }

@@ -15,6 +15,17 @@ import Scenarios
         Issue.record("no counts in \(a.stdout)"); return
     }
     #expect(events > 100 && uploaded > 0)
+    for key in ["max_rss_gb", "rebuilt_per_second", "cpu_seconds"] { #expect(rowA[key] != nil, "\(key)") }
     let bad = try CLIProcess.run(["bench", "protocol", "--devices", "1"])
     #expect(bad.status == 2 && bad.stderr.contains("--devices must be an integer in 2...1000"))
+    let both = try CLIProcess.run(["bench", "protocol", "--hours", "24", "--days", "1"])
+    #expect(both.status == 2 && both.stderr.contains("give --hours or --days, not both"))
+}
+
+/// `--days D` is the same run as `--hours 24·D`.
+@Test func benchProtocolDaysAreTwentyFourHours() throws {
+    let days = try CLIProcess.run(["bench", "protocol", "--devices", "3", "--days", "1", "--json"])
+    let hours = try CLIProcess.run(["bench", "protocol", "--devices", "3", "--hours", "24", "--json"])
+    let a = try JSONParser.parse(days.stdout), b = try JSONParser.parse(hours.stdout)
+    #expect(a["fingerprint"] != nil && a["fingerprint"] == b["fingerprint"] && a["hours"] == b["hours"])
 }

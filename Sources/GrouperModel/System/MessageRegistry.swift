@@ -1,0 +1,52 @@
+/// One immutable copy of each Grouper message the devices of a run hold, shared by all holders,
+/// and a dense number for each message id.
+///
+/// Devices keep every normal message they received or sent (it is handed to invitees), so a
+/// run of D devices would otherwise hold about D copies of every message. Here a device keeps
+/// a 4-byte handle; `intern(_:)` returns the handle of an equal message stored before, or
+/// stores this one. Two different messages under one id (a tampered or garbled rebuild) get
+/// different handles, so a holder always reads back exactly the message it stored.
+///
+/// Id numbers (`idNumber(_:)`) are dense from 0 in first-seen order: devices keep their
+/// rebuilt-message sets as bitsets over them. Lookups hash the id string; nothing iterates a
+/// dictionary. Single-threaded, one per run.
+final class MessageRegistry {
+    private var numberByID: [String: Int32] = [:]
+    /// First message handle stored under each id number (−1: none yet).
+    private var firstHandle: [Int32] = []
+    private var messages: [GrouperMessage] = []
+    /// Next handle with the same id (−1: none): rare, only for differing messages under one id.
+    private var nextSameID: [Int32] = []
+
+    /// Distinct message ids seen so far.
+    var idCount: Int { firstHandle.count }
+    /// Messages stored (one per distinct message value).
+    var messageCount: Int { messages.count }
+
+    /// The dense number of `id`, assigned on first sight.
+    func idNumber(_ id: String) -> Int32 {
+        if let n = numberByID[id] { return n }
+        let n = Int32(firstHandle.count)
+        numberByID[id] = n
+        firstHandle.append(-1)
+        return n
+    }
+
+    /// The handle of a stored message equal to `m`, storing `m` if there is none.
+    func intern(_ m: GrouperMessage) -> Int32 {
+        let n = Int(idNumber(m.messageID))
+        var h = firstHandle[n], last: Int32 = -1
+        while h >= 0 {
+            if messages[Int(h)] == m { return h }
+            last = h
+            h = nextSameID[Int(h)]
+        }
+        let new = Int32(messages.count)
+        messages.append(m)
+        nextSameID.append(-1)
+        if last < 0 { firstHandle[n] = new } else { nextSameID[Int(last)] = new }
+        return new
+    }
+
+    subscript(handle: Int32) -> GrouperMessage { messages[Int(handle)] }
+}

@@ -1,0 +1,73 @@
+import Testing
+@testable import Scenarios
+import GrouperModel
+
+/// The live-state bookkeeping (incremental server lists, the receivers' list shortcut, indexed
+/// partial messages, streaming timing means; `SystemConfig.compactState`) changes no run:
+/// the same scenarios with it off give the same fingerprints, every catalog metric bit for
+/// bit, the same checker verdicts and series. The scenarios churn devices, take servers down
+/// (refuse and blackhole windows and processes), restart them with and without their data,
+/// misbehave (lists that withhold shares for a while, stale re-puts, early deletes, a server
+/// that keeps everything for a while), and run every protocol variant, so shares leave the
+/// servers' lists from the front (TTL sweeps) and from the middle (re-puts, restarts), and
+/// some lists are not the server's whole list.
+@Suite struct CompactStateEquivalenceTests {
+    static func scenario(_ variant: String, faults: String, seed: Int) -> String {
+        """
+        {
+          "format": 1, "name": "equivalence-\(variant)", "seed": \(seed), "duration": "30h", "warmup": "3h",
+          "group": {"devices": 5, "k": 2, "n": 4, "s": 3, "ttl": "4h"},
+          "protocol": {"variant": "\(variant)"},
+          "workload": {"update": {"every": {"dist": "exponential", "mean": "40min"}},
+                       "delete": {"every": {"dist": "exponential", "mean": "6h"}}, "objects": 5},
+          "churn": {"online": {"dist": "exponential", "mean": "3h"}, "offline": {"dist": "exponential", "mean": "2h"}},
+          "faults": \(faults),
+          "settle": "8h",
+          "series": {"every": "3h", "metrics": ["shares_on_servers", "messages_rebuilt", "reuploads"]},
+          "metrics": [\(MetricCatalog.all.map { "\"\($0.name)\"" }.joined(separator: ", "))]
+        }
+        """
+    }
+
+    static let faultSets = [
+        "[]",
+        """
+        [{"kind": "refuse", "servers": [1], "window": {"start": "4h", "end": "12h"}},
+         {"kind": "blackhole", "servers": [2], "up": {"dist": "exponential", "mean": "6h"}, "down": "1h"},
+         {"kind": "restart", "servers": [3], "at": "14h", "keep_data": false},
+         {"kind": "restart", "servers": [4], "at": "17h"}]
+        """,
+        """
+        [{"kind": "refuse", "servers": [1, 2], "up": {"dist": "exponential", "mean": "4h"}, "down": "2h"}]
+        """,
+        """
+        [{"kind": "withhold", "servers": [1], "mode": "list", "fraction": 0.5, "window": {"start": "3h", "end": "12h"}},
+         {"kind": "stale", "servers": [2]},
+         {"kind": "early-delete", "servers": [3], "ttl": "2h"},
+         {"kind": "keep", "servers": [4], "window": {"start": "14h", "end": "20h"}}]
+        """,
+    ]
+
+    static var cases: [(variant: String, faults: Int)] {
+        ["thesis", "as-built", "basic-multicast", "no-recovery"].flatMap { v in faultSets.indices.map { (v, $0) } }
+    }
+
+    @Test(arguments: cases.indices)
+    func compactAndPlainBookkeepingGiveTheSameRuns(_ i: Int) throws {
+        let (variant, f) = Self.cases[i]
+        let text = Self.scenario(variant, faults: Self.faultSets[f], seed: 11 + i)
+        let loaded = try ScenarioLoader.load(ScenarioSource(label: "equivalence.json", text: text))
+        let run = RunPlan(loaded).runs[0]
+        let compact = try ParallelRunner.record(run, executor: GrouperExecutor(compactState: true))
+        let plain = try ParallelRunner.record(run, executor: GrouperExecutor(compactState: false))
+        #expect(compact.fingerprint == plain.fingerprint, "\(variant), faults \(f)")
+        for (k, name) in loaded.base.metrics.enumerated() {
+            #expect(compact.metrics[k].bitPattern == plain.metrics[k].bitPattern,
+                    "\(variant), faults \(f): \(name) \(compact.metrics[k]) vs \(plain.metrics[k])")
+        }
+        #expect(compact.checkers == plain.checkers)
+        #expect(compact.series == plain.series)
+        let rebuilt = loaded.base.metrics.firstIndex(of: "messages_rebuilt")!
+        #expect(compact.metrics[rebuilt] > 50, "the scenario must exercise the receivers")
+    }
+}
