@@ -50,6 +50,9 @@ public struct RunOptions: Sendable {
             throw CLIError("run: --shard selects a slice of the sweep; --point/--replication select one run; use one or the other")
         }
         if (o.point == nil) != (o.replication == nil) { throw CLIError("run: --point and --replication go together (they name one run)") }
+        if o.point != nil && o.out != nil {
+            throw CLIError("run: --out has no effect with --point/--replication (one run prints its metrics and writes no result files); drop --out, or drop --point to write results")
+        }
         if o.events != nil && o.engine != .grouper {
             throw CLIError("run: --events traces the protocol model's events; the \(o.engine.rawValue) engine has none (drop --engine)")
         }
@@ -130,6 +133,7 @@ public enum RunCommand {
             throw CLIError("run: two scenarios are named '\(dup.element)'; their results would share a folder")
         }
         let exec = executor ?? o.engine.executor
+        try checkDestinations(loaded, o)
         var failed = false
         for scenario in loaded {
             let plan = RunPlan(scenario, tracePath: o.trace, events: o.events)
@@ -169,17 +173,25 @@ public enum RunCommand {
         return out
     }
 
+    /// Every output path is checked before any run starts (docs/cli.md, output safety):
+    /// trace files, and each result folder.
+    static func checkDestinations(_ loaded: [LoadedScenario], _ o: RunOptions) throws {
+        do {
+            if let t = o.trace { _ = try OutputSafety.checkFile(t, option: "--trace") }
+            if let e = o.events { _ = try OutputSafety.checkFile(e.path, option: "--events") }
+            guard o.point == nil else { return }
+            for s in loaded { _ = try OutputSafety.checkFolder(outputFolder(s, o, multiple: loaded.count > 1), option: "--out") }
+        } catch let e as OutputDirectory.WriteError { throw CLIError("run: \(e.description)") }
+    }
+
     static func select(_ plan: RunPlan, _ o: RunOptions) throws -> [ResolvedRun] {
         if let (i, n) = o.shard { return plan.shard(i, of: n) }
         guard let p = o.point, let r = o.replication else { return plan.runs }
         let reps = plan.scenario.base.replications, points = plan.scenario.points.count
         guard p < points else { throw CLIError("run: --point must be in 0...\(points - 1) for \(plan.scenario.base.name), got \(p)") }
-        // A replay may name a replication beyond the file's count: its seed depends only on (seed, point, replication).
         guard r < reps else {
-            var run = plan.runs[p * reps]
-            run.replication = r; run.index = p * reps + r
-            run.seed = RunPlan.runSeed(scenarioSeed: plan.scenario.base.seed, point: p, replication: r)
-            return [run]
+            throw CLIError("run: --replication must be in 0...\(reps - 1) for \(plan.scenario.base.name), got \(r) "
+                + "(to replay a later replication, add --replications \(r + 1))")
         }
         return [plan.runs[p * reps + r]]
     }
@@ -222,7 +234,8 @@ public enum RunCommand {
                 io.err("checker failed: \(scenario.base.name) run \(r.index) (point \(r.point), replication \(r.replication), seed \(r.seed)): \(c.name) (\(c.kind.rawValue)): \(c.detail)\n")
             }
             let engine = o.engine == .grouper ? "" : " --engine \(o.engine.rawValue)"
-            io.err("replay: grouper-sim run \(scenario.source.label.hasPrefix("builtin:") ? String(scenario.source.label.dropFirst(8)) : scenario.source.label) --seed \(scenario.base.seed) --point \(r.point) --replication \(r.replication)\(engine)\n")
+            let reps = o.replications.map { " --replications \($0)" } ?? ""
+            io.err("replay: grouper-sim run \(scenario.source.label.hasPrefix("builtin:") ? String(scenario.source.label.dropFirst(8)) : scenario.source.label) --seed \(scenario.base.seed)\(reps) --point \(r.point) --replication \(r.replication)\(engine)\n")
         }
         return !failed.isEmpty
     }

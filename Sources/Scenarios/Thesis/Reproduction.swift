@@ -32,10 +32,11 @@ public enum Reproduction {
     /// Writes results/<name>/ for every scenario and results/equations.{md,csv,json}.
     public static func execute(out: String, jobs: Int, io: CLIOutput) throws {
         let scenarios = ThesisScenarios.all
+        try OutputSafety.checkReproduceFolder(out, folders: scenarios.map(\.name), files: flatFileNames)
         for (i, s) in scenarios.enumerated() {
             io.err("reproduce: [\(i + 1)/\(scenarios.count + 1)] \(s.name)\n")
             let result = try run(name: s.name, text: s.text, jobs: jobs)
-            try OutputDirectory.write(result.files, to: "\(out)/\(s.name)")
+            try OutputDirectory.write(result.files, to: "\(out)/\(s.name)", option: "reproduce --out")
         }
         io.err("reproduce: [\(scenarios.count + 1)/\(scenarios.count + 1)] equations 6.1–6.8\n")
         var md = "# Equations 6.1–6.8: closed forms and simulated counts\n\n", csv = "", json = ""
@@ -49,6 +50,9 @@ public enum Reproduction {
         try writeFlat([("equations.md", md), ("equations.csv", csv), ("equations.json", json)], to: out)
         io.out("wrote \(out)/ (\(scenarios.count) scenarios and equations.{md,csv,json})\n")
     }
+
+    /// The files `execute` writes next to the scenario folders.
+    static let flatFileNames = ["equations.md", "equations.csv", "equations.json"]
 
     static func writeFlat(_ files: [(String, String)], to dir: String) throws {
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
