@@ -26,7 +26,7 @@ public struct ResultSet: Sendable {
 
     /// Summary of metric `m` (index into spec.metrics) at point `p`.
     public func summary(point p: Int, metric m: Int) -> SampleSummary {
-        SampleSummary(records(point: p).map { $0.metrics[m] })
+        SampleSummary(records(point: p).map { $0.metrics[m] }, range: MetricRange.of(unit: Self.unit(spec.metrics[m])))
     }
 
     /// Fingerprint of the whole result: FNV-1a over run fingerprints in order.
