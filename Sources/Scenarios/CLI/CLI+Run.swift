@@ -215,12 +215,13 @@ public enum RunCommand {
         }
         do {
             if let (i, n) = o.shard {
-                let shard = ShardFile(shard: i, of: n, source: s.source, seed: o.seed, replications: o.replications, records: records)
+                let shard = ShardFile(shard: i, of: n, source: s.source, seed: o.seed, replications: o.replications, records: records,
+                                      engine: o.engine)
                 try OutputDirectory.write([(ShardFile.fileName, shard.render())], to: dir)
                 io.out("wrote \(dir)/\(ShardFile.fileName) (shard \(i) of \(n): \(records.count) runs)\n")
                 return
             }
-            let result = ResultSet(scenario: s, records: records)
+            let result = ResultSet(scenario: s, records: records, engine: o.engine)
             try OutputDirectory.write(result.files, to: dir)
             io.out(result.summaryMarkdown + "\nwrote \(dir)/ (\(records.count) runs, fingerprint \(NumberFormat.hex(result.fingerprint)))\n")
         } catch let e as OutputDirectory.WriteError { throw CLIError("run: \(e.description)") }

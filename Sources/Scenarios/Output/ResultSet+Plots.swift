@@ -24,13 +24,16 @@ extension ResultSet {
                 return SVGPlot.Series(label: line.label.isEmpty ? name : line.label, points: pts)
             }
             let unit = Self.unit(name)
-            var plot = SVGPlot(title: "\(spec.name): \(name)", xTitle: xTitle, yTitle: "\(name) (\(unit))",
+            var plot = SVGPlot(title: "\(spec.name): \(name)\(engineMark)", xTitle: xTitle, yTitle: "\(name) (\(unit))",
                                series: series, xCategories: numeric ? nil : xParam.values.map(SweepPoint.text))
             Self.fitAxes(&plot, unit: unit, xValues: numeric ? xValues.map { $0! } : [])
             plot.emptyNote = "no data: \(name) is undefined in every run"
             return ("plot-\(name).svg", plot)
         }
     }
+
+    /// Appended to plot titles: empty for the protocol model.
+    var engineMark: String { engine == .grouper ? "" : " [\(engine.rawValue) engine: numbers mean nothing]" }
 
     /// The lines of a sweep plot: for each, its label and its (x index, point) pairs.
     func lineLayout(first: SweepAxis, splitByPartners: Bool) -> [(label: String, points: [(Int, Int)])] {

@@ -45,7 +45,7 @@ extension ResultSet {
                 }
                 return SVGPlot.Series(label: label, points: pts)
             }
-            var plot = SVGPlot(title: "\(spec.name): \(name) over time", xTitle: "time (\(hours ? "h" : "min"))",
+            var plot = SVGPlot(title: "\(spec.name): \(name) over time\(engineMark)", xTitle: "time (\(hours ? "h" : "min"))",
                                yTitle: "\(name) (\(Self.seriesUnit(name)))", series: lines)
             Self.fitAxes(&plot, unit: Self.seriesUnit(name), xValues: [])
             plot.emptyNote = "no data: \(name) is undefined in every run"

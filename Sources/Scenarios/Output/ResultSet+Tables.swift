@@ -38,6 +38,8 @@ extension ResultSet {
     public var summaryMarkdown: String {
         var s = "# \(spec.name)\n\n"
         if !spec.description.isEmpty { s += spec.description + "\n\n" }
+        s += engine == .grouper ? "Engine: grouper (the protocol model).\n\n"
+            : "**Engine: \(engine.rawValue) — a deterministic stand-in for testing the pipeline; these numbers mean nothing.**\n\n"
         s += "\(scenario.points.count) sweep point(s) × \(spec.replications) replication(s), seed \(spec.seed). "
         s += "Cells: mean ± half-width of the 95% confidence interval (Student t) across replications; "
         s += "[low, high] where that interval is cut at the metric's range (counts and times ≥ 0, fractions ≤ 1); "
