@@ -16,22 +16,6 @@ import SimKernel
         #expect(throws: JSONSyntaxError.self) { try JSONParser.parse("[01]") }
     }
 
-    @Test func everyDocExampleValidatesAndRuns() throws {
-        let examples = try ScenarioFixtures.docExamples()
-        #expect(examples.count >= 10)
-        for (i, text) in examples.enumerated() {
-            let s = try ScenarioLoader.load(ScenarioSource(label: "docs example \(i)", text: text))
-            let plan = RunPlan(s)
-            let records = try ParallelRunner.execute(plan.runs, executor: SyntheticExecutor(), jobs: 1)
-            #expect(records.count == s.points.count * s.base.replications)
-            #expect(ResultSet(scenario: s, records: records).files.last?.name == "manifest.json")
-            // The first run of every example also runs on the real protocol model.
-            let real = try ParallelRunner.record(plan.runs[0], executor: GrouperExecutor())
-            #expect(real.metrics.count == s.base.metrics.count)
-            #expect(!real.checkers.isEmpty)
-        }
-    }
-
     @Test func builtinScenariosValidate() throws {
         for b in BuiltinScenarios.all {
             let s = try ScenarioLoader.load(BuiltinScenarios.source(named: b.name)!)
