@@ -14,10 +14,12 @@ public struct RunOptions: Sendable {
     public var point: Int?
     public var replication: Int?
     public var engine = Engine.grouper
+    /// `--progress auto|always|never`.
+    public var progress = ProgressMode.auto
     public init() {}
 
     static let known = ["--seed", "--replications", "--jobs", "--out", "--trace", "--events", "--event-kinds", "--shard", "--point",
-                        "--replication", "--engine"]
+                        "--replication", "--engine", "--progress"]
 
     public static func parse(_ args: [String]) throws -> RunOptions {
         var l = ArgumentList(args, command: "run")
@@ -42,6 +44,12 @@ public struct RunOptions: Sendable {
                 throw CLIError("run: --engine must be one of \(Engine.allCases.map(\.rawValue).joined(separator: ", ")), got '\(e)'")
             }
             o.engine = engine
+        }
+        if let p = try l.option("--progress") {
+            guard let mode = ProgressMode(rawValue: p) else {
+                throw CLIError("run: --progress must be one of \(ProgressMode.allCases.map(\.rawValue).joined(separator: ", ")), got '\(p)'")
+            }
+            o.progress = mode
         }
         o.files = l.positionals()
         try l.finish(known: known)
@@ -83,7 +91,7 @@ extension GrouperCLI {
             USAGE: grouper-sim run FILE… [--seed S] [--replications R] [--jobs J] [--out DIR]
                                   [--trace FILE] [--events FILE [--event-kinds K,…]]
                                   [--shard i/N] [--point P --replication R]
-                                  [--engine grouper|synthetic]
+                                  [--engine grouper|synthetic] [--progress auto|always|never]
 
             Runs every sweep point × replication of each scenario (docs/scenarios.md) and writes
             runs.csv, summary.csv, summary.md, plot-*.svg (and, with "series", series.csv and
@@ -112,7 +120,11 @@ extension GrouperCLI {
               --engine E         grouper (the protocol model, default) or synthetic (a
                                  deterministic stand-in for testing the pipeline)
 
-            Results go to stdout, progress to stderr (a bar on a terminal).
+              --progress P       auto (default): a bar on a terminal, else a progress line at the
+                                 start, every 10 s and at the end (logs, Slurm); always: the
+                                 bar even without a terminal; never: no progress
+
+            Results go to stdout, progress to stderr.
             EXIT CODES: 0 ok, 1 a checker failed (the replay command is printed), 2 bad input.
 
             """,
@@ -125,7 +137,7 @@ extension GrouperCLI {
 /// The body of `grouper-sim run`, callable from tests with any executor.
 public enum RunCommand {
     public static func execute(_ o: RunOptions, executor: (any RunExecutor)? = nil, io: CLIOutput,
-                               progress: Bool = isatty(2) != 0) throws -> ExitCode {
+                               terminal: Bool = isatty(2) != 0) throws -> ExitCode {
         guard let scenarios = loadAll(o.files, io: io) else { return .badInput }
         let loaded = scenarios.map { $0.overriding(seed: o.seed, replications: o.replications) }
         let names = loaded.map(\.base.name)
@@ -141,11 +153,12 @@ public enum RunCommand {
             for (option, given) in [("--trace", o.trace != nil), ("--events", o.events != nil)] where given && runs.count != 1 {
                 throw CLIError("run: \(option) needs exactly one run, \(scenario.base.name) has \(runs.count); add --point P --replication R")
             }
-            let bar = ProgressBar(label: scenario.base.name, enabled: progress, io: io)
+            let bar = ProgressBar(label: scenario.base.name, style: ProgressBar.style(o.progress, terminal: terminal), io: io)
+            bar.begin(runs.count)
             let records: [RunRecord]
             do {
                 records = try ParallelRunner.execute(runs, executor: exec, jobs: o.jobs, progress: bar.update,
-                                                     partial: progress ? bar.updatePartial : nil)
+                                                     partial: bar.enabled ? bar.updatePartial : nil)
             } catch {
                 bar.finish()
                 throw CLIError("run: \(scenario.base.name): \(error)", exitCode: .badInput)
