@@ -19,10 +19,11 @@ public enum Reproduction {
         return [none, offline]
     }
 
-    /// Runs one built-in scenario text in process and returns its result set.
+    /// Runs one built-in scenario text in process and returns its result set. The source is
+    /// labelled `builtin:NAME`, as `run NAME` labels it, so both write the same bytes.
     public static func run(name: String, text: String, jobs: Int, replications: Int? = nil,
                            progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }) throws -> ResultSet {
-        let loaded = try ScenarioLoader.load(ScenarioSource(label: "\(name).json", text: text))
+        let loaded = try ScenarioLoader.load(ScenarioSource(label: "builtin:\(name)", text: text))
             .overriding(seed: nil, replications: replications)
         let plan = RunPlan(loaded)
         let records = try ParallelRunner.execute(plan.runs, executor: Engine.grouper.executor, jobs: jobs, progress: progress)
