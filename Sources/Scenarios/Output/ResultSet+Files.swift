@@ -8,6 +8,7 @@ extension ResultSet {
         out += plots.map { ($0.fileName, $0.plot.render()) }
         if let csv = seriesCSV { out.append(("series.csv", csv)) }
         out += seriesPlots.map { ($0.fileName, $0.plot.render()) }
+        out.append(("resolved.json", resolvedJSON))
         out.append(("manifest.json", manifest(files: out)))
         return out
     }
