@@ -46,17 +46,25 @@ public enum OutputSafety {
         return url.path
     }
 
-    /// A reproduce folder: absent, empty, or holding only what `reproduce` writes (result
-    /// folders of the thesis scenarios and the flat `files`).
+    /// A reproduce folder: a folder (or absent). Its scenario folders follow `checkFolder`; an
+    /// existing flat file of `files` is replaced only if it is a regular file whose first line
+    /// mentions equations, as reproduce's own do. Other entries are left alone.
     public static func checkReproduceFolder(_ path: String, folders: [String], files: [String]) throws {
-        let (url, state) = try checkFolderAllowingEntries(path)
-        guard state else { return }
-        for entry in try contents(of: url, path: path) {
-            if folders.contains(entry) {
-                _ = try checkFolder(url.appendingPathComponent(entry).path, option: "reproduce --out")
-            } else if !(files.contains(entry) && kind(of: url.appendingPathComponent(entry)) == .file) {
-                throw refusal("reproduce --out \(path): holds '\(entry)', which reproduce does not write; nothing was written. "
-                    + "reproduce replaces only its own folders and equations files; choose a new folder")
+        guard !path.isEmpty else { throw refusal("reproduce --out needs a folder name, got an empty string") }
+        let url = resolved(path)
+        guard let k = kind(of: url) else { return }
+        guard k == .directory else { throw refusal("reproduce --out \(path): exists and is not a folder; nothing was written") }
+        for name in folders {
+            _ = try checkFolder(url.appendingPathComponent(name).path, option: "reproduce --out")
+        }
+        for name in files {
+            let file = url.appendingPathComponent(name)
+            guard kind(of: file) != nil || isSymlink(file) else { continue }
+            let head = kind(of: file) == .file ? FileManager.default.contents(atPath: file.path).map { Array($0.prefix(200)) } : nil
+            let firstLine = head.map { String(decoding: $0, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? "" }
+            guard let firstLine, firstLine.lowercased().contains("equation") else {
+                throw refusal("reproduce --out \(path): \(name) exists and is not an equations file reproduce wrote; nothing was written. "
+                    + "Move it away or choose a new folder")
             }
         }
     }
@@ -94,15 +102,6 @@ public enum OutputSafety {
         do { return try FileManager.default.contentsOfDirectory(atPath: url.path).sorted() } catch {
             throw refusal("\(path): cannot list the folder (\(error.localizedDescription)); nothing was written")
         }
-    }
-
-    /// (url, true when it exists and has entries) for a reproduce folder.
-    private static func checkFolderAllowingEntries(_ path: String) throws -> (URL, Bool) {
-        guard !path.isEmpty else { throw refusal("reproduce --out needs a folder name, got an empty string") }
-        let url = resolved(path)
-        guard let k = kind(of: url) else { return (url, false) }
-        guard k == .directory else { throw refusal("reproduce --out \(path): exists and is not a folder; nothing was written") }
-        return (url, !(try contents(of: url, path: path)).isEmpty)
     }
 
     /// The files of a previous result in `url`, or nil when it is not one: a `manifest.json`
