@@ -104,7 +104,8 @@ extension GrouperCLI {
               --replications R   replace the scenario's replication count
               --jobs J           run up to J runs at once on local cores (default: all cores);
                                  the output is identical for every J
-              --out DIR          output folder (see above)
+              --out DIR          output folder (see above); replaced only when absent, empty or a
+                                 previous grouper-sim result, else exit 2 with nothing touched
               --trace FILE       write the protocol log (one line per protocol step) of the
                                  one selected run to FILE
               --events FILE      write every simulation event of the one selected run to FILE
