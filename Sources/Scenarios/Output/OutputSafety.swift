@@ -17,7 +17,15 @@ public enum OutputSafety {
     public static func checkFolder(_ path: String, option: String) throws -> (url: URL, state: FolderState) {
         guard !path.isEmpty else { throw refusal("\(option) needs a folder name, got an empty string") }
         let url = resolved(path)
-        guard let kind = kind(of: url) else { return (url, .absent) }
+        guard let kind = kind(of: url) else {
+            // The folder will be created with its missing parents: the nearest existing one must be a folder.
+            var up = url.deletingLastPathComponent()
+            while up.path != "/" && Self.kind(of: up) == nil && !isSymlink(up) { up = up.deletingLastPathComponent() }
+            guard Self.kind(of: up) == .directory else {
+                throw refusal("\(option) \(path): \(up.path) is not a folder; nothing was written")
+            }
+            return (url, .absent)
+        }
         guard kind == .directory else {
             throw refusal("\(option) \(path): exists and is not a folder; nothing was written (choose a new folder name)")
         }

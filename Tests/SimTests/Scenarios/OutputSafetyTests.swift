@@ -90,6 +90,8 @@ import Testing
         try FileManager.default.createDirectory(atPath: dir.path + "/empty", withIntermediateDirectories: false)
         #expect(runCLI(synthetic + ["--out", dir.path + "/empty"]).code == 0)
         #expect(FileManager.default.fileExists(atPath: dir.path + "/empty/manifest.json"))
+        let under = runCLI(["run", "smoke", "churn-k-sweep", "--engine", "synthetic", "--out", dir.path + "/notes.txt"])
+        #expect(under.code == 2 && under.err.contains("is not a folder") && !under.out.contains("wrote"), "\(under.err)")
         let onFile = runCLI(synthetic + ["--out", dir.path + "/notes.txt"])
         #expect(onFile.code == 2 && onFile.err.contains("not a folder"))
         #expect(try String(contentsOfFile: dir.path + "/notes.txt", encoding: .utf8) == "notes")
