@@ -18,3 +18,38 @@ import Testing
         }
     }
 }
+
+/// The `grouper-sim run|list|validate …` commands that README.md and docs/ show with concrete
+/// arguments run as written (each in a fresh sandbox folder, as a separate process) with exit 0.
+@Suite struct DocCommandTests {
+    static func commands() throws -> [(file: String, args: [String])] {
+        let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        let docs = try FileManager.default.contentsOfDirectory(atPath: repo.path + "/docs").filter { $0.hasSuffix(".md") }.sorted()
+        var out: [(String, [String])] = []
+        for name in ["README.md"] + docs.map({ "docs/" + $0 }) {
+            let text = try String(contentsOfFile: repo.path + "/" + name, encoding: .utf8)
+            let regex = /grouper-sim ((?:run|list|validate) [a-z0-9][^`#\n]*)/
+            for m in text.matches(of: regex) {
+                let line = String(m.output.1).trimmingCharacters(in: .whitespaces)
+                // Placeholders (FILE, NAME, my.json, shell syntax) are not runnable as written.
+                let args = line.split(separator: " ").map(String.init)
+                if line.contains(where: { $0.isUppercase || "$*{[…|>\\".contains($0) }) || args.contains(where: { $0.hasSuffix(".json") }) { continue }
+                if !out.contains(where: { $0.1 == args }) { out.append((name, args)) }
+            }
+        }
+        return out
+    }
+
+    @Test func documentedCommandsRunAsWritten() throws {
+        let commands = try Self.commands()
+        let lines = commands.map { $0.args.joined(separator: " ") }
+        #expect(lines.contains("run smoke --replications 10") && lines.contains("run thesis-fig6-2b")
+                && lines.contains("run smoke --point 0 --replication 0 --events ev.jsonl"), "\(lines)")
+        for (i, c) in commands.enumerated() {
+            let dir = ScenarioFixtures.tempDir("doc-command-\(i)")
+            let r = try CLIProcess.run(c.args, in: dir)
+            #expect(r.status == 0, "\(c.file): grouper-sim \(c.args.joined(separator: " ")): \(r.stderr.suffix(400))")
+        }
+    }
+}
