@@ -102,6 +102,9 @@ extension DeviceNode {
         if stored {
             for t in late.types { world.counters.add(.sharesStored, device: index, type: t, at: sim.now) }
             late.stored += 1
+            if !late.succeeded && late.stored == config.k {
+                for t in late.types { world.counters.add(.failedButRebuildable, device: index, type: t, at: sim.now) }
+            }
         }
         late.remaining -= 1
         if !late.succeeded {
@@ -140,6 +143,9 @@ extension DeviceNode {
             for item in j.items {
                 world.counters.add(.uploadAttemptsFailed, device: index, type: item.message.type, at: sim.now)
                 if !item.failedBefore { world.counters.add(.uploadFailures, device: index, type: item.message.type, at: sim.now) }
+                if j.okServers.count >= config.k {
+                    world.counters.add(.failedButRebuildable, device: index, type: item.message.type, at: sim.now)
+                }
             }
             let pending = config.servers - j.answered
             world.log(sim.now, index, "upload failed (job \(j.id): stored on \(j.okServers.count) of \(config.s) needed servers, "

@@ -21,6 +21,9 @@ public enum CounterKind: String, CaseIterable, Codable, Sendable, Comparable {
     case uploadFailures
     /// Failed upload attempts, per message: a message that fails three times counts three.
     case uploadAttemptsFailed
+    /// Messages of a failed upload attempt whose shares still reached ≥ k servers (at the
+    /// verdict or by late answers): receivers can rebuild them although the sender retries.
+    case failedButRebuildable
     /// Rebuilt messages dropped as duplicates.
     case duplicatesDropped
     /// Joins whose result did not decode as a Grouper message.

@@ -26,6 +26,7 @@ public enum MetricCatalog {
         Metric(name: "unsent_retries", unit: "messages", summary: "uploads retried from the unsent queue"),
         Metric(name: "upload_failures", unit: "messages", summary: "messages whose upload reached fewer than s servers at least once (each counted once)"),
         Metric(name: "upload_attempts_failed", unit: "messages", summary: "failed upload attempts per message (a message that fails 3 times counts 3)"),
+        Metric(name: "failed_uploads_rebuildable", unit: "messages", summary: "messages of failed upload attempts whose shares still reached ≥ k servers (late answers included): receivers can rebuild them"),
         Metric(name: "upload_time", unit: "s", summary: "mean duration of an upload job (sync + sharing + network)"),
         Metric(name: "upload_sync_time", unit: "s", summary: "mean data-sync time of an upload job"),
         Metric(name: "upload_sharing_time", unit: "s", summary: "mean secret-sharing time of an upload job"),

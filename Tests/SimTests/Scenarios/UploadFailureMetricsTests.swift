@@ -14,7 +14,7 @@ import Testing
       "protocol": {"unsent_retry": "10min"},
       "workload": {"writers": [1], "update": {"every": "20min", "stop": "2h"}},
       "faults": [{"kind": "refuse", "servers": [1], "window": {"start": "0s", "end": "3h"}}],
-      "metrics": ["updates_uploaded", "upload_failures", "upload_attempts_failed"]
+      "metrics": ["updates_uploaded", "upload_failures", "upload_attempts_failed", "failed_uploads_rebuildable"]
     }
     """
 
@@ -29,6 +29,8 @@ import Testing
         #expect(m["updates_uploaded"] == 5, "every 20 min before 2 h: \(m)")
         #expect(m["upload_failures"] == uploaded, "every message failed at least once, and counts once: \(m)")
         #expect(m["upload_attempts_failed"]! > 4 * uploaded, "retries every 10 min for up to 3 h: \(m)")
+        // The two other servers store every attempt's shares after the verdict: k = 2 reached each time.
+        #expect(m["failed_uploads_rebuildable"] == m["upload_attempts_failed"], "\(m)")
         let log = try String(contentsOfFile: run.tracePath!, encoding: .utf8)
         let failed = log.split(separator: "\n").filter { $0.contains("upload failed") }
         #expect(!failed.isEmpty)
