@@ -41,12 +41,15 @@ extension ResultSet {
         let inner = scenario.points.count / first.count
         let skip = splitByPartners ? 1 : first.parameters.count
         var lines: [(label: String, points: [(Int, Int)])] = []
+        // Lookup only; lines keep the order in which their first point appears.
+        var index: [String: Int] = [:]
         for xi in 0..<first.count {
             for rest in 0..<inner {
                 let p = xi * inner + rest
                 let label = scenario.points[p].assignments.dropFirst(skip)
                     .map { "\($0.path)=\(SweepPoint.text($0.value))" }.joined(separator: ", ")
-                if let i = lines.firstIndex(where: { $0.label == label }) { lines[i].points.append((xi, p)) } else {
+                if let i = index[label] { lines[i].points.append((xi, p)) } else {
+                    index[label] = lines.count
                     lines.append((label, [(xi, p)]))
                 }
             }
