@@ -5,7 +5,7 @@ public enum CheckKind: String, Codable, Sendable { case safety, liveness }
 
 /// One protocol failure found by a checker.
 public struct CheckFinding: Equatable, Sendable, CustomStringConvertible {
-    /// "convergence", "no-phantom" or "ttl".
+    /// "convergence", "delivery", "outbox", "no-phantom" or "ttl".
     public var checker: String
     public var kind: CheckKind
     public var message: String
@@ -17,6 +17,9 @@ public struct CheckFinding: Equatable, Sendable, CustomStringConvertible {
 /// Everything the checkers found at one moment of a run.
 public struct CheckReport: Equatable, Sendable {
     public var findings: [CheckFinding]
+    /// No device wrote anything: convergence and delivery hold vacuously, so say so rather
+    /// than report them as met (`converged` and `delivery_ratio` are then undefined).
+    public var nothingToCheck = false
     public var passed: Bool { findings.isEmpty }
     public var safetyFailed: Bool { findings.contains { $0.kind == .safety } }
     public var livenessFailed: Bool { findings.contains { $0.kind == .liveness } }
@@ -27,28 +30,20 @@ extension GrouperSystem {
     /// Runs every checker now. Convergence is meaningful only after faults stopped and every
     /// device has been online long enough (the caller's scenario arranges that).
     public func check() -> CheckReport {
-        CheckReport(findings: checkConvergence() + checkNoPhantom() + checkTTL())
+        CheckReport(findings: checkConvergence() + checkDelivery() + checkOutbox() + checkNoPhantom() + checkTTL(),
+                    nothingToCheck: world.writes.isEmpty)
     }
 
-    /// The newest write per object: what every member must end with (newest version wins).
-    func expectedFinal() -> [String: ObjectWrite] {
-        var best: [String: ObjectWrite] = [:]
-        for w in world.writes where best[w.objectID].map({ $0.version < w.version }) ?? true { best[w.objectID] = w }
-        return best
-    }
-
-    /// Liveness: every member holds exactly the final version of every object; each finding
-    /// names the message that did not arrive and why.
+    /// Liveness: every member and member-to-be is a member, and holds the final state of every
+    /// object (`holdsFinal`); each finding names the message that did not arrive and why.
     public func checkConvergence() -> [CheckFinding] {
         let expected = expectedFinal()
-        var out: [CheckFinding] = []
+        var out = checkMembership()
         for d in world.deviceNodes where d.isMember {
             let entries = d.store.entries
             for id in expected.keys.sorted() {
                 let w = expected[id]!
-                let have = entries[id]
-                if let have, have.version == w.version { continue }
-                if have == nil && w.content == nil { continue }  // never saw it, and it is deleted
+                if Self.holdsFinal(entries[id], w) { continue }
                 let why = reason(write: w, device: d.index)
                 let what = w.content == nil ? "delete" : "update"
                 out.append(CheckFinding(checker: "convergence", kind: .liveness,
@@ -61,7 +56,11 @@ extension GrouperSystem {
     }
 
     func reason(write w: ObjectWrite, device d: Int) -> String {
-        let holders = world.serverNodes.filter { $0.server.holds(messageID: w.messageID, groupID: world.groupID) }.count
+        // Only shares this device could fetch: a unicast copy for someone else does not count.
+        let node = world.nodeIDs[d]
+        let holders = world.serverNodes.filter {
+            $0.server.holds(messageID: w.messageID, groupID: world.groupID, visibleTo: node)
+        }.count
         if !world.deviceNodes[d].online { return "D\(d) is offline at the end of the run" }
         guard world.uploadedAt[w.messageID] != nil else {
             let sender = world.deviceNodes[w.device]
@@ -70,11 +69,11 @@ extension GrouperSystem {
         }
         switch config.variant {
         case .noRecovery:
-            return "lost: deleted by the servers' TTL before D\(d) fetched it, and no-recovery never resends "
+            return "lost: \(lossCause(w.messageID)) before D\(d) fetched it, and no-recovery never resends "
                 + "(\(holders) servers still hold it)"
         case .basicMulticast:
-            return "lost: deleted before D\(d) fetched it; basic-multicast detects gaps only from later messages "
-                + "(\(holders) servers still hold it)"
+            return "lost: \(lossCause(w.messageID)) before D\(d) fetched it; basic-multicast detects gaps only "
+                + "from later messages (\(holders) servers still hold it)"
         case .asBuilt:
             return "not delivered by the as-built client (\(holders) servers still hold it)"
         case .thesis:
@@ -101,13 +100,13 @@ extension GrouperSystem {
         return out
     }
 
-    /// Safety: no share outlived TTL + sweep period on a running server.
+    /// Safety: no share outlived TTL + sweep period on any server, up or down.
     public func checkTTL() -> [CheckFinding] {
         var out = world.ttlViolations.map {
             CheckFinding(checker: "ttl", kind: .safety, message: $0, messageIDs: [])
         }
         let limit = config.ttl + config.sweepPeriod
-        for s in world.serverNodes where s.state == .up {
+        for s in world.serverNodes {
             if let oldest = s.server.oldestSaveAt, sim.now - oldest > limit {
                 out.append(CheckFinding(checker: "ttl", kind: .safety,
                                         message: "server \(s.index) holds a share saved at \(oldest) at \(sim.now), "

@@ -19,6 +19,7 @@ extension DeviceNode {
             }
         }
         isMember = true
+        joinedAt = now
         members = [node]
         registerDeviceToken(now: now)
         world.log(now, index, "create group")
@@ -37,7 +38,11 @@ extension DeviceNode {
     func invite(_ invitee: Int, _ sim: Simulation<GrouperEvent>) {
         let guest = world.deviceNodes[invitee]
         guard isMember, !guest.isMember, invitee != index else { return }
-        guard online else { world.log(sim.now, index, "invite D\(invitee) failed: offline"); return }
+        guard online else {
+            if !pendingInvitations.contains(invitee) { pendingInvitations.append(invitee) }
+            world.log(sim.now, index, "invite D\(invitee) postponed: owner offline")
+            return
+        }
         var keys: [String?] = Array(repeating: nil, count: config.servers)
         for j in 0..<config.servers {
             keys[j] = register(guest.node, on: j, now: sim.now)
@@ -74,11 +79,19 @@ extension DeviceNode {
         pendingRegistrations = still
     }
 
+    /// Invitations postponed while the owner was offline, in the order they were asked for.
+    func retryInvitations(_ sim: Simulation<GrouperEvent>) {
+        let waiting = pendingInvitations
+        pendingInvitations = []
+        for invitee in waiting { invite(invitee, sim) }
+    }
+
     /// The invitee's side: keys, members, and the handed-over messages run through Algorithm 1.
     func join(keys: [String?], members: [String], messages: [GrouperMessage], _ sim: Simulation<GrouperEvent>) {
         accessKeys = keys
         self.members = members
         isMember = true
+        joinedAt = sim.now
         registerDeviceToken(now: sim.now)
         _ = handleAll(order(messages), sim)
         if online { requestReceive(sim) }

@@ -70,23 +70,31 @@ extension DeviceNode {
         reupload(t, sim)
     }
 
-    /// Re-uploads, to the requester only, each message fewer than k servers still hold (or whose
-    /// stored shares I overwrote as unicast for someone else before).
+    /// Re-uploads, to the requester only, each message fewer than k servers still hold. On a
+    /// per-message server (as-built) also each whose stored shares I overwrote as unicast for
+    /// someone else before; on a per-receiver server the multicast share is never overwritten.
     func reupload(_ t: ResendTask, _ sim: Simulation<GrouperEvent>) {
         var chosen: [OutboxItem] = []
+        let overwrites = config.variant.shareKeying == .perMessage
         for (i, item) in t.items.enumerated()
-        where t.holders[i] < config.k || unicastOverwritten.contains(item.message.messageID) {
+        where t.holders[i] < config.k || (overwrites && unicastOverwritten.contains(item.message.messageID)) {
+            guard let receiver = reuploadReceiver(item.message.messageID, for: t.requester, now: sim.now) else { continue }
             var copy = item
-            copy.shareReceiver = t.requester
+            copy.shareReceiver = receiver
             copy.isReupload = true
             chosen.append(copy)
-            unicastOverwritten.insert(item.message.messageID)
+            if overwrites && receiver != nil { unicastOverwritten.insert(item.message.messageID) }
         }
-        let names = chosen.map { label($0.message) }.joined(separator: ",")
-        world.log(sim.now, index, chosen.isEmpty
+        let shared = chosen.filter { $0.shareReceiver == nil }, own = chosen.filter { $0.shareReceiver != nil }
+        func names(_ items: [OutboxItem]) -> String { items.map { label($0.message) }.joined(separator: ",") }
+        var said: [String] = []
+        if !shared.isEmpty { said.append("re-upload \(names(shared)) to * (asked for by several)") }
+        if !own.isEmpty { said.append("re-upload \(names(own)) to \(world.name(ofNode: t.requester))") }
+        world.log(sim.now, index, said.isEmpty
             ? "resend to \(world.name(ofNode: t.requester)): all still on ≥ k servers"
-            : "re-upload \(names) to \(world.name(ofNode: t.requester))")
-        outbox.append(contentsOf: chosen)
+                + (config.resendMulticastAfter == nil ? "" : " or on their way")
+            : said.joined(separator: "; "))
+        outbox.append(contentsOf: shared + own)  // one job each
         kickOutbox(sim)
     }
 }

@@ -11,6 +11,8 @@ struct UploadJob: Sendable {
     var failed = 0
     var answered = 0
     var lastAnswerFailed = false
+    /// Servers whose put timed out (the batch may be too large to get through in time).
+    var timedOut = 0
     var decided = false
     let start: SimTime
     var ready: SimTime

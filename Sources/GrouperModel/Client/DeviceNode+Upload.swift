@@ -8,6 +8,7 @@ extension DeviceNode {
         guard job == nil, online, isMember, !wedged, let first = outbox.first else { return }
         var count = 0
         while count < outbox.count && count < config.batchLimit
+            && (count < batchCap || config.variant == .asBuilt)
             && outbox[count].shareReceiver == first.shareReceiver { count += 1 }
         let items = Array(outbox.prefix(count))
         outbox.removeFirst(count)
@@ -65,6 +66,7 @@ extension DeviceNode {
         } else {
             j.failed += 1
             j.lastAnswerFailed = true
+            if outcome == .timedOut { j.timedOut += 1 }
         }
         job = j
         evaluate(sim)
@@ -78,6 +80,7 @@ extension DeviceNode {
             guard j.answered == n else { return }
             if config.asBuilt.lastFailureWedgesSender && j.lastAnswerFailed {
                 wedged = true
+                wedgedItems += j.items
                 job = nil
                 world.timings.append(TransferTiming(direction: .upload, device: index, messages: j.items.count,
                                                     start: j.start, end: sim.now, dataSync: j.syncTime,
@@ -127,7 +130,9 @@ extension DeviceNode {
                                             secretSharing: j.sharingTime, network: sim.now - j.ready,
                                             succeeded: success))
         let to = j.shareReceiver.map { world.name(ofNode: $0) } ?? "*"
+        adaptBatch(after: j, success: success, sim)
         if success {
+            multicastReuploadDone(j.items)
             for item in j.items {
                 let m = item.message
                 world.counters.add(.messagesUploaded, device: index, type: m.type, at: sim.now)
@@ -165,4 +170,19 @@ struct LateJob {
     var succeeded: Bool
     /// Servers that stored the shares so far (at the verdict, plus late ones).
     var stored: Int
+}
+
+extension DeviceNode {
+    /// A job some server could not take in time is retried in halves (down to one message)
+    /// rather than repeated whole forever; successes double the cap back to `batchLimit`.
+    /// As-built repeats the same batch.
+    func adaptBatch(after j: UploadJob, success: Bool, _ sim: Simulation<GrouperEvent>) {
+        guard config.variant != .asBuilt else { return }
+        if success {  // a job at the cap got through: allow larger ones again
+            if j.items.count >= batchCap { batchCap = min(config.batchLimit, batchCap * 2) }
+        } else if j.timedOut > 0 && j.items.count > 1 {
+            batchCap = max(1, j.items.count / 2)
+            world.log(sim.now, index, "batch of \(j.items.count) timed out; next batches ≤ \(batchCap)")
+        }
+    }
 }

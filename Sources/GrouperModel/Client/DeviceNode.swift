@@ -43,6 +43,10 @@ final class DeviceNode: SimComponent {
     var members: [String] = []
     /// (invitee, server) pairs whose `user/add` failed at the invitation (owner only).
     var pendingRegistrations: [(invitee: Int, server: Int)] = []
+    /// Invitations asked for while the owner was offline, made when it is back (owner only).
+    var pendingInvitations: [Int] = []
+    /// When this device became a member (nil: not a member).
+    var joinedAt: SimTime?
 
     // Sender.
     var sequence = 0
@@ -55,9 +59,18 @@ final class DeviceNode: SimComponent {
     var lateJobs: [Int: LateJob] = [:]
     var nextJobID = 1
     var wedged = false
+    /// Messages of jobs that wedged the sender (as-built): never finalised, never retried.
+    var wedgedItems: [OutboxItem] = []
+    /// Messages per upload job now: `batchLimit`, halved after a job that timed out, doubled
+    /// back after a success (not in as-built, which repeats the same batch).
+    var batchCap: Int
     /// Messages I re-uploaded as unicast (their stored shares may be invisible to others).
     var unicastOverwritten: Set<String> = []
     var resendTasks: [Int: ResendTask] = [:]
+    /// Who asked for each of my messages lately, and since when (`resendMulticastAfter`).
+    var askedBy: [String: (requesters: [String], since: SimTime)] = [:]
+    /// My messages with a multicast re-upload queued or in flight.
+    var multicastReuploads: Set<String> = []
     var nextTaskID = 1
     var lastConfirmAt: SimTime?
 
@@ -87,6 +100,7 @@ final class DeviceNode: SimComponent {
         accessKeys = Array(repeating: nil, count: world.config.servers)
         masterKeys = Array(repeating: nil, count: world.config.servers)
         seenShareIDs = Array(repeating: SeenShareIDs(), count: world.config.servers)
+        batchCap = world.config.batchLimit
     }
 
     func handle(_ event: GrouperEvent, in sim: Simulation<GrouperEvent>) {
@@ -160,6 +174,7 @@ final class DeviceNode: SimComponent {
         }
         guard isMember else { return }
         if config.variant == .asBuilt { wedged = false }  // the app relaunches
+        retryInvitations(sim)
         retryRegistrations(sim)
         if config.unsent.onReconnect { retryUnsent(sim) }
         let asBuiltDemo = config.variant == .asBuilt && config.asBuilt.confirmAfterReceiveOncePerTTL

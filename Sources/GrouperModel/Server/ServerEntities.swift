@@ -25,7 +25,7 @@ public struct UserEntity: Equatable, Sendable {
     public var group: Int
 }
 
-/// Share entity (thesis Table 5.1). At most one per (group, message id) on a server.
+/// Share entity (thesis Table 5.1). At most one per `ShareKeying` key on a server.
 public struct ShareEntity: Equatable, Sendable {
     /// Fresh on every put, so a re-put is a new id for lists.
     public var id: Int
@@ -37,4 +37,18 @@ public struct ShareEntity: Equatable, Sendable {
     /// Index into `users` of the receiver; nil = multicast.
     public var receiver: Int?
     public var group: Int
+}
+
+/// What identifies one stored share, i.e. which re-put replaces which.
+public enum ShareKeying: String, Codable, Sendable {
+    /// The published server: one share per (group, message id); any re-put replaces it, so a
+    /// unicast re-upload for one requester destroys the multicast share and every other
+    /// requester's copy. Used by the `as-built` variant.
+    case perMessage = "per-message"
+    /// One share per (group, message id, receiver), the multicast share being the receiver
+    /// "nobody": a re-upload for one requester replaces only that requester's earlier copy.
+    /// `transfer/confirm` then reports a message as held only if its multicast share is there.
+    /// The simulator's deviation from the published server (docs/protocol.md), used by every
+    /// variant except `as-built`.
+    case perReceiver = "per-receiver"
 }

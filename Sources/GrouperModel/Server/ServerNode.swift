@@ -19,14 +19,16 @@ final class ServerNode: SimComponent {
         self.index = index
         self.name = "server-\(index)"
         self.world = world
-        self.server = UntrustedServer(index: index, rng: rng)
+        self.server = UntrustedServer(index: index, rng: rng, keying: world.config.variant.shareKeying)
     }
 
     func handle(_ event: GrouperEvent, in sim: Simulation<GrouperEvent>) {
         switch event {
         case .request(let r): serve(r, sim)
         case .sweep:
-            if state == .up && sweepEnabled { sweep(sim.now) }
+            // A refusing or blackholed server is unreachable, not stopped: its deletion job
+            // runs on (docs/protocol.md), so the TTL holds on every server, up or down.
+            if sweepEnabled { sweep(sim.now) }
             sim.schedule(.sweep, to: world.serverComponents[index], after: world.config.sweepPeriod)
         case .serverCommand(.setState(let s)):
             // A server coming back up catches up on expired shares before serving, as a
@@ -34,6 +36,7 @@ final class ServerNode: SimComponent {
             if s == .up && state != .up && sweepEnabled { server.sweep(now: sim.now) }
             state = s
         case .serverCommand(.restart(let keep)):
+            if !keep { world.recordRestartLoss(server: index, messageIDs: server.shares.map(\.messageID)) }
             if !keep { server.dropAllShares() }
             state = .up
             server.sweep(now: sim.now)  // catches up on expired shares before serving anything

@@ -2,7 +2,9 @@ import SimKernel
 
 extension UntrustedServer {
     /// Stores every upload or none: an unknown receiver refuses the whole request.
-    /// A re-put of a message id replaces the old share (new id, TTL restarted).
+    /// A re-put of the same `ShareKey` replaces the old share (new id, TTL restarted): under
+    /// `.perMessage` any re-put of a message id, under `.perReceiver` only one for the same
+    /// receiver (multicast and each unicast receiver are separate slots).
     mutating func put(_ uploads: [ShareUpload], group g: Int, sender u: Int, now: SimTime)
         -> Result<ServerReply, ServerError> {
         var receivers: [Int?] = []
@@ -15,7 +17,7 @@ extension UntrustedServer {
             receivers.append(idx)
         }
         for (up, r) in zip(uploads, receivers) {
-            let key = ShareKey(group: g, messageID: up.messageID)
+            let key = shareKey(group: g, messageID: up.messageID, receiver: r)
             if let old = shareIDByMessage[key], let i = position(ofShare: old) { shares.remove(at: i) }
             shares.append(ShareEntity(id: nextShareID, share: up.share, saveAt: now, messageID: up.messageID,
                                       sender: u, receiver: r, group: g))
@@ -65,7 +67,7 @@ extension UntrustedServer {
         kept.reserveCapacity(shares.count)
         for e in shares {
             if e.saveAt < now - groups[e.group].ttl {
-                shareIDByMessage[ShareKey(group: e.group, messageID: e.messageID)] = nil
+                shareIDByMessage[shareKey(group: e.group, messageID: e.messageID, receiver: e.receiver)] = nil
             } else {
                 kept.append(e)
             }
@@ -83,9 +85,26 @@ extension UntrustedServer {
     /// Oldest stored share's save time, if any.
     public var oldestSaveAt: SimTime? { shares.map(\.saveAt).min() }
 
-    /// Whether a share for this message id is stored (for checkers and tests).
+    /// Whether any share for this message id is stored (for checkers and tests). O(shares).
     public func holds(messageID: String, groupID: String) -> Bool {
         guard let g = groupByID[groupID] else { return false }
-        return shareIDByMessage[ShareKey(group: g, messageID: messageID)] != nil
+        return shares.contains { $0.group == g && $0.messageID == messageID }
+    }
+
+    /// Whether member `node` could fetch a share of this message id here: a multicast share
+    /// (not its own) or a unicast share to it. For checkers and tests: O(users + log shares).
+    public func holds(messageID: String, groupID: String, visibleTo node: String) -> Bool {
+        guard let g = groupByID[groupID],
+              let u = users.indices.first(where: { users[$0].group == g && users[$0].node == node }) else { return false }
+        let keys = [ShareKey(group: g, messageID: messageID)] + (keying == .perReceiver
+            ? [ShareKey(group: g, messageID: messageID, receiver: u)] : [])
+        return keys.contains { key in
+            guard let id = shareIDByMessage[key], let i = position(ofShare: id) else { return false }
+            return shares[i].sender != u && (shares[i].receiver == nil || shares[i].receiver == u)
+        }
+    }
+
+    func shareKey(group g: Int, messageID: String, receiver: Int?) -> ShareKey {
+        ShareKey(group: g, messageID: messageID, receiver: keying == .perReceiver ? receiver : nil)
     }
 }

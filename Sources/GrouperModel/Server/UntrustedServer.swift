@@ -4,10 +4,12 @@ import SimKernel
 ///
 /// Pure state machine: `handle(_:now:)` answers one request at a virtual time. It does not
 /// know about the network or about being down (that is `ServerNode`). Invariants: at most one
-/// share per (group, message id); `shares` is sorted by share id; a refused request changes
-/// nothing. Lookups use dictionaries, but every listing iterates the sorted `shares` array.
+/// share per `ShareKey` (see `ShareKeying`); `shares` is sorted by share id; a refused request
+/// changes nothing. Lookups use dictionaries, but every listing iterates the sorted `shares` array.
 public struct UntrustedServer: Sendable {
     public let index: Int
+    /// What one stored share is keyed by (the published server: by message id).
+    public let keying: ShareKeying
     public internal(set) var groups: [GroupEntity] = []
     public internal(set) var users: [UserEntity] = []
     /// Sorted by `id` (ids only grow).
@@ -18,9 +20,12 @@ public struct UntrustedServer: Sendable {
     var nextShareID = 1
     var rng: Xoshiro256StarStar
 
-    struct ShareKey: Hashable { var group: Int; var messageID: String }
+    /// `receiver` is the unicast receiver's user index under `.perReceiver`, nil otherwise.
+    struct ShareKey: Hashable { var group: Int; var messageID: String; var receiver: Int? = nil }
 
-    public init(index: Int, rng: Xoshiro256StarStar) { self.index = index; self.rng = rng }
+    public init(index: Int, rng: Xoshiro256StarStar, keying: ShareKeying = .perMessage) {
+        self.index = index; self.rng = rng; self.keying = keying
+    }
 
     /// Handles one request. Errors are values; on error nothing changed.
     public mutating func handle(_ request: ServerRequest, now: SimTime) -> Result<ServerReply, ServerError> {
@@ -59,6 +64,8 @@ public struct UntrustedServer: Sendable {
         case .transferList: return .success(.shareIDs(visibleShareIDs(group: g, user: u)))
         case .transferGet(let ids): return .success(.shares(get(ids, group: g, user: u)))
         case .transferConfirm(let messageIDs):
+            // Under `.perReceiver` the nil-receiver key is the multicast share: a message is
+            // "held" only if every member can fetch it (docs/protocol.md).
             return .success(.missing(messageIDs.filter { shareIDByMessage[ShareKey(group: g, messageID: $0)] == nil }))
         default: return .failure(.invalidParameters("\(call.endpoint) is not a member endpoint"))
         }

@@ -15,7 +15,7 @@ public final class GrouperSystem {
     let world: World
 
     /// Builds the system and creates the group: the owner registers and initialises it on every
-    /// server, then invites devices 1..<initialMembers face to face (setup traffic is not timed).
+    /// server, then invites the other start members face to face (setup traffic is not timed).
     public init(config: SystemConfig) throws(SystemConfigError) {
         try config.validate()
         self.config = config
@@ -38,7 +38,7 @@ public final class GrouperSystem {
         }
         let owner = world.deviceNodes[0]
         owner.createGroup(now: .zero)
-        for i in 1..<config.initialMembers { owner.invite(i, sim) }
+        for i in config.startMembers.dropFirst() { owner.invite(i, sim) }
         for d in world.deviceNodes { d.startTimers(sim) }
     }
 
@@ -76,6 +76,7 @@ public final class GrouperSystem {
     /// The owner (device 0) invites `device` face to face.
     public func invite(device: Int, at t: SimTime) {
         precondition(world.deviceComponents.indices.contains(device), "device \(device) out of range")
+        world.invitations.append((device, at(t)))
         command(.invite(invitee: device), device: 0, at: t)
     }
 

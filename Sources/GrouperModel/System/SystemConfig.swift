@@ -15,6 +15,9 @@ public enum ProtocolVariant: String, Codable, CaseIterable, Sendable {
     public var detectsGaps: Bool { self == .thesis || self == .basicMulticast }
     /// Senders send confirm messages.
     public var sendsConfirms: Bool { self == .thesis || self == .asBuilt }
+    /// The servers' share store: the published per-message overwrite for `as-built`, one slot
+    /// per receiver for the others (docs/protocol.md, "Server").
+    public var shareKeying: ShareKeying { self == .asBuilt ? .perMessage : .perReceiver }
 }
 
 /// The as-built behaviours of SPEC §3 that the `as-built` variant can switch on one by one.
@@ -76,6 +79,11 @@ public struct SystemConfig: Codable, Equatable, Sendable {
     public var devices: Int
     /// Devices that are members from the start (0..<initialMembers); the rest can be invited later.
     public var initialMembers: Int
+    /// Devices that are members from the start, if not simply 0..<initialMembers: sorted,
+    /// distinct, with the owner 0 among them (`validate()` checks). Overrides `initialMembers`.
+    public var members: [Int]? = nil
+    /// The members from the start, whichever way they were given.
+    public var startMembers: [Int] { members ?? Array(0..<initialMembers) }
     /// Number of servers n.
     public var servers: Int
     /// Threshold k: shares needed to rebuild.
@@ -96,6 +104,10 @@ public struct SystemConfig: Codable, Equatable, Sendable {
     public var unsent: UnsentRetryPolicy
     /// A receiver does not ask again for a range it already asked for before this much time passed.
     public var resendRetry: SimDuration
+    /// Answering resends: once this many different requesters asked for a message within one
+    /// TTL, it is re-uploaded once as a multicast instead of once more per requester; nil =
+    /// always to the requester only (the thesis). Not in the published client.
+    public var resendMulticastAfter: Int? = nil
     /// A request without an answer after this long fails (blackholed server).
     public var requestTimeout: SimDuration
     /// At most this many messages per `transfer/put` request (thesis: 100).
@@ -139,6 +151,12 @@ extension SystemConfig {
         guard (1...devices).contains(initialMembers) else {
             throw fail("initialMembers", "must be in 1...\(devices), got \(initialMembers)")
         }
+        if let members {
+            guard members.first == 0, zip(members, members.dropFirst()).allSatisfy({ $0 < $1 }),
+                  let last = members.last, last < devices else {
+                throw fail("members", "must be sorted distinct device indices in 0..<\(devices) starting with the owner 0, got \(members)")
+            }
+        }
         guard (1...255).contains(servers) else { throw fail("servers", "n must be in 1...255, got \(servers)") }
         guard k >= 1, k <= servers else { throw fail("k", "must be in 1...n (\(servers)), got \(k)") }
         guard s >= k, s <= servers else { throw fail("s", "must be in k...n (\(k)...\(servers)), got \(s)") }
@@ -151,5 +169,6 @@ extension SystemConfig {
             if let p, p.nanoseconds <= 0 { throw fail(name, "must be positive or absent, got \(p)") }
         }
         guard resendRetry.nanoseconds >= 0 else { throw fail("resendRetry", "must be ≥ 0") }
+        if let m = resendMulticastAfter, m < 1 { throw fail("resendMulticastAfter", "must be ≥ 1 or absent, got \(m)") }
     }
 }

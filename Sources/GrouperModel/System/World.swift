@@ -36,6 +36,10 @@ final class World {
     var ttlViolations: [String] = []
     /// First time each message id was stored on ≥ s servers.
     var uploadedAt: [String: SimTime] = [:]
+    /// Servers (each once, in the order they lost it) that lost a message's shares in a data-losing restart.
+    var restartLosses: [String: [Int]] = [:]
+    /// Devices the owner was asked to invite (after the initial members), with the time asked.
+    var invitations: [(device: Int, at: SimTime)] = []
     var nextRequestID = 1
 
     init(config: SystemConfig, scheme: any SecretSharingScheme, streams: RandomStreams) {
@@ -64,6 +68,12 @@ final class World {
     func takeRequestID() -> Int {
         defer { nextRequestID += 1 }
         return nextRequestID
+    }
+
+    func recordRestartLoss(server: Int, messageIDs: [String]) {
+        for id in messageIDs where !(restartLosses[id]?.contains(server) ?? false) {
+            restartLosses[id, default: []].append(server)
+        }
     }
 
     func recordWrite(_ w: ObjectWrite) {

@@ -184,6 +184,7 @@ public enum RunCommand {
             io.err("\(issues.count) problem(s) found; nothing was run or written. See docs/scenarios.md.\n")
             return nil
         }
+        for w in out.flatMap(\.warnings) { io.err("warning: \(w)\n") }
         return out
     }
 

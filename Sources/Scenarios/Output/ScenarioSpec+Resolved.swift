@@ -9,9 +9,7 @@ extension ScenarioSpec {
             ("format", .number(1, text: "1")), ("name", .string(name)), ("description", .string(description)),
             ("seed", ResultSet.integer(seed)), ("replications", Self.int(replications)),
             ("duration", Self.duration(duration)), ("warmup", Self.duration(warmup)), ("settle", Self.duration(settle)),
-            ("group", .object([("devices", Self.int(group.devices)), ("servers", Self.int(group.servers)),
-                               ("k", Self.int(group.k)), ("n", Self.int(group.n)), ("s", Self.int(group.s)),
-                               ("ttl", Self.duration(group.ttl)), ("sweep_period", Self.duration(group.sweepPeriod))])),
+            ("group", groupJSON),
             ("protocol", protocolJSON), ("sharing", .string(sharing.rawValue)),
             ("workload", workloadJSON), ("churn", churnJSON), ("faults", .array(faults.map(Self.faultJSON))),
             ("profiles", .object([("device", Self.profileJSON(profiles.device)), ("network", Self.profileJSON(profiles.network)),
@@ -25,6 +23,15 @@ extension ScenarioSpec {
         return .object(top)
     }
 
+    var groupJSON: JSONValue {
+        .object([("devices", Self.int(group.devices)), ("servers", Self.int(group.servers)),
+                 ("k", Self.int(group.k)), ("n", Self.int(group.n)), ("s", Self.int(group.s)),
+                 ("ttl", Self.duration(group.ttl)), ("sweep_period", Self.duration(group.sweepPeriod)),
+                 ("members", .array(group.initialMembers.map(Self.int))),
+                 ("invite", .array(group.invitations.map { i in
+                     .object([("device", Self.int(i.device)), ("at", Self.duration(i.at)), ("by", Self.int(i.by))]) }))])
+    }
+
     var protocolJSON: JSONValue {
         let p = protocolSpec
         return .object([
@@ -35,7 +42,7 @@ extension ScenarioSpec {
                                  ("on_reconnect", .bool(p.receive.onReconnect))])),
             ("resend_retry", Self.duration(p.resendRetry)),
             ("unsent_retry", p.unsentRetryPeriod.map(Self.duration) ?? .string("on-reconnect")),
-        ])
+        ] + (p.resendMulticastAfter.map { [("resend_multicast_after", Self.int($0))] } ?? []))
     }
 
     var workloadJSON: JSONValue {

@@ -37,13 +37,19 @@ final class LatencyRecorder {
 /// Turns a scenario's workload, churn and faults into commands on a `GrouperSystem`,
 /// all scheduled before the run starts. Each process draws from its own named
 /// stream, so adding a device or a fault never changes another process's draws.
+///
+/// Settle: from `quiet = duration − settle` on there are no writes, every device is online and
+/// every server up. Workload events at or after `quiet` are dropped; with a settle period,
+/// churn windows and fault windows are clipped at `quiet` (dropped if they start in it) and
+/// restarts in it are dropped.
 enum GrouperDrivers {
     static func schedule(_ spec: ScenarioSpec, on system: GrouperSystem, streams: RandomStreams, latency: LatencyRecorder) {
         let end = SimTime.zero + spec.duration
         let quiet = end - spec.settle
-        workload(spec, system, streams, end: end)
+        workload(spec, system, streams, end: spec.settle > .zero ? quiet : end)
         churn(spec, system, streams, quiet: quiet)
         faults(spec, system, streams, quiet: quiet)
+        for i in spec.group.invitations { system.invite(device: i.device - 1, at: SimTime.zero + i.at) }
         for d in 0..<spec.group.devices {
             system.onReceive(device: d) { [unowned system] _, messages in latency.record(messages, on: system) }
         }
@@ -52,7 +58,8 @@ enum GrouperDrivers {
     /// Event times of an arrival process, in order, before `end`.
     static func times(_ p: ArrivalProcess, end: SimTime, rng: inout Xoshiro256StarStar) -> [SimTime] {
         switch p {
-        case .burst(let count, let at): return Array(repeating: SimTime.zero + at, count: count)
+        case .burst(let count, let at):
+            return SimTime.zero + at < end ? Array(repeating: SimTime.zero + at, count: count) : []
         case .renewal(let every, let start, let stop, let limit):
             let last = min(end, stop.map { SimTime.zero + $0 } ?? end)
             var out: [SimTime] = []
@@ -102,19 +109,26 @@ enum GrouperDrivers {
                 if !online || spec.settle > .zero { system.setOnline(true, device: d - 1, at: quiet) }
             }
         }
+        let settles = spec.settle > .zero
         for win in c.windows {
-            system.setOnline(false, device: win.device - 1, at: SimTime.zero + win.start)
-            system.setOnline(true, device: win.device - 1, at: SimTime.zero + win.end)
+            let start = SimTime.zero + win.start, end = SimTime.zero + win.end
+            if settles && start >= quiet { continue }
+            system.setOnline(false, device: win.device - 1, at: start)
+            system.setOnline(true, device: win.device - 1, at: settles ? min(end, quiet) : end)
         }
     }
 
     static func faults(_ spec: ScenarioSpec, _ system: GrouperSystem, _ streams: RandomStreams, quiet: SimTime) {
+        let settles = spec.settle > .zero
         for (i, f) in spec.faults.enumerated() {
             for srv in 1...spec.group.n where f.servers.contains(srv) {
                 switch f.kind {
                 case .window(let mode, let start, let end):
-                    system.setServerState(state(mode), server: srv - 1, at: SimTime.zero + start)
-                    if let end { system.setServerState(.up, server: srv - 1, at: SimTime.zero + end) }
+                    let from = SimTime.zero + start, to = end.map { SimTime.zero + $0 }
+                    if settles && from >= quiet { continue }
+                    system.setServerState(state(mode), server: srv - 1, at: from)
+                    if settles { system.setServerState(.up, server: srv - 1, at: min(to ?? quiet, quiet)) }
+                    else if let to { system.setServerState(.up, server: srv - 1, at: to) }
                 case .process(let mode, let up, let down):
                     var rng = streams.stream(named: "faults/\(i)/server-\(srv)")
                     var isUp = true
@@ -127,6 +141,7 @@ enum GrouperDrivers {
                     }
                     if !isUp { system.setServerState(.up, server: srv - 1, at: quiet) }
                 case .restart(let at, let keep):
+                    if settles && SimTime.zero + at >= quiet { continue }
                     system.restartServer(srv - 1, keepData: keep, at: SimTime.zero + at)
                 }
             }

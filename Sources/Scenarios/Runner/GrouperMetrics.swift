@@ -24,8 +24,10 @@ struct GrouperMetrics {
 
     func value(_ name: String) -> Double {
         switch name {
-        case "converged": return report.findings(of: "convergence").isEmpty ? 1 : 0
-        case "delivery_ratio": return deliveryRatio()
+        case "converged":
+            if report.nothingToCheck { return .nan }  // no writes: nothing to converge on
+            return report.findings(of: "convergence").isEmpty ? 1 : 0
+        case "delivery_ratio": return system.deliveryRatio ?? .nan
         case "lost_messages":
             var ids: [String] = []
             for f in report.findings(of: "convergence") { for id in f.messageIDs where !ids.contains(id) { ids.append(id) } }
@@ -83,24 +85,6 @@ struct GrouperMetrics {
         return jobs.reduce(0.0) { $0 + part($1).seconds } / Double(jobs.count)
     }
 
-    /// Fraction of (member, object) pairs where the member holds the newest write
-    /// (or, for a deleted object, does not hold it).
-    func deliveryRatio() -> Double {
-        var final: [String: ObjectWrite] = [:]
-        for w in system.writes where final[w.objectID].map({ $0.version < w.version }) ?? true { final[w.objectID] = w }
-        let ids = final.keys.sorted()
-        guard !ids.isEmpty else { return .nan }
-        var good = 0, pairs = 0
-        for d in 0..<spec.group.devices where system.isMember(device: d) {
-            let held = system.objects(device: d)
-            for id in ids {
-                pairs += 1
-                let mine = held.first(where: { $0.id == id })?.content
-                if mine == final[id]!.content { good += 1 }
-            }
-        }
-        return pairs == 0 ? .nan : Double(good) / Double(pairs)
-    }
 }
 
 /// Advances a run while sampling the spec's `series` at its sample times. Sampling only

@@ -42,9 +42,11 @@ public struct GrouperExecutor: RunExecutor {
         let checkers = ScenarioSpec.checkers.map { name -> CheckerVerdict in
             let found = report.findings(of: name)
             let required = spec.require.contains(name)
-            return CheckerVerdict(name: name, kind: name == "convergence" ? .liveness : .safety,
+            let vacuous = report.nothingToCheck && ["convergence", "delivery"].contains(name) && found.isEmpty
+            return CheckerVerdict(name: name, kind: ScenarioSpec.livenessCheckers.contains(name) ? .liveness : .safety,
                                   passed: found.isEmpty || !required,
-                                  detail: found.prefix(5).map(\.message).joined(separator: "; ")
+                                  detail: vacuous ? "nothing to check: no device wrote anything"
+                                      : found.prefix(5).map(\.message).joined(separator: "; ")
                                       + (found.count > 5 ? "; … \(found.count - 5) more" : ""))
         }
         return RunOutcome(metrics: metrics.all, checkers: checkers,
@@ -58,6 +60,7 @@ public struct GrouperExecutor: RunExecutor {
         var c = SystemConfig(devices: g.devices, servers: g.n, k: g.k, s: g.s, ttl: g.ttl,
                              variant: p.variant, scheme: spec.sharing, seed: seed)
         c.sweepPeriod = g.sweepPeriod
+        if let m = g.members { c.members = m.map { $0 - 1 } }
         for profile in [spec.profiles.device, spec.profiles.network, spec.profiles.server] { profile.apply(to: &c) }
         switch p.confirm.mode {
         case .periodic: c.confirm = ConfirmPolicy(period: p.confirm.period, onReconnect: p.confirm.onReconnect)
@@ -75,6 +78,7 @@ public struct GrouperExecutor: RunExecutor {
         c.unsent = UnsentRetryPolicy(onReconnect: true, period: p.unsentRetryPeriod)
         if p.variant == .asBuilt { c.asBuilt.retryOnlyOnLaunch = p.unsentRetryPeriod == nil }
         c.resendRetry = p.resendRetry
+        c.resendMulticastAfter = p.resendMulticastAfter
         return c
     }
 

@@ -4,12 +4,13 @@ import Foundation
 /// file of that name exists. The examples are documented in docs/scenarios.md, the thesis
 /// experiments (`ThesisScenarios`) in docs/reproduction.md.
 public enum BuiltinScenarios {
-    /// The examples, then the thesis experiments and their gf256 twins: `grouper-sim list` order.
+    /// The examples, the recovery cases, then the thesis experiments and their gf256 twins:
+    /// `grouper-sim list` order.
     public static let all: [(name: String, summary: String, text: String)] = [
         ("smoke", "3 devices, f(2,3,3), one hour of updates, no faults", smoke),
         ("churn-k-sweep", "10 devices with churn and a server outage, k = 1…3 × variant", churnSweep),
         ("ttl-series", "6 devices with churn, TTL 30 min vs 2 h: shares on servers over time", ttlSeries),
-    ] + ThesisScenarios.builtins
+    ] + recovery + ThesisScenarios.builtins
 
     public static func source(named name: String) -> ScenarioSource? {
         all.first(where: { $0.name == name }).map { ScenarioSource(label: "builtin:\($0.name)", text: $0.text) }

@@ -24,7 +24,7 @@ struct ScenarioReader {
         let replications = obj.optional("replications").map { $0.int(in: 1...100_000) } ?? 1
         let duration = obj.required("duration", Node.durationHelp).flatMap { $0.duration(positive: true) }
         let warmup = obj.optional("warmup").map { $0.duration(positive: false) } ?? .zero
-        let group = obj.required("group", "an object with devices, k, n, s, ttl").flatMap(readGroup)
+        let group = obj.required("group", "an object with devices, k, n, s, ttl").flatMap { readGroup($0, duration: duration) }
         let proto = readProtocol(obj.optional("protocol"), ttl: group?.ttl)
         let sharing = obj.optional("sharing").map { n in
             n.choice(SharingSchemeKind.allCases.map(\.rawValue)).flatMap(SharingSchemeKind.init(rawValue:))
@@ -69,8 +69,9 @@ struct ScenarioReader {
         return ok ? s : nil
     }
 
-    func readGroup(_ n: Node) -> GroupSpec? {
-        guard let o = ObjectReader(n, allowed: ["devices", "servers", "k", "n", "s", "ttl", "sweep_period"]) else { return nil }
+    func readGroup(_ n: Node, duration: SimDuration?) -> GroupSpec? {
+        guard let o = ObjectReader(n, allowed: ["devices", "servers", "k", "n", "s", "ttl", "sweep_period",
+                                                "members", "invite"]) else { return nil }
         let before = sink.count
         let devices = o.required("devices", "an integer in 1...1000").flatMap { $0.int(in: 1...1000) }
         let k = o.required("k", "an integer in 1...255").flatMap { $0.int(in: 1...255) }
@@ -84,8 +85,14 @@ struct ScenarioReader {
         if let servers, let nn, servers != nn, o.has("servers") {
             sink.add(n.key("servers"), "got \(servers), expected servers = n (\(nn)): share i goes to server i")
         }
-        guard sink.count == before, let devices, let k, let nn, let s, let servers, let ttl, let sweepPeriod else { return nil }
-        return GroupSpec(devices: devices, servers: servers, k: k, n: nn, s: s, ttl: ttl, sweepPeriod: sweepPeriod)
+        let members = o.optional("members").map { readMembers($0, devices: devices) } ?? .some(nil)
+        let invitations = o.optional("invite").map {
+            readInvitations($0, devices: devices, members: members, duration: duration)
+        } ?? []
+        guard sink.count == before, let devices, let k, let nn, let s, let servers, let ttl, let sweepPeriod,
+              let members, let invitations else { return nil }
+        return GroupSpec(devices: devices, servers: servers, k: k, n: nn, s: s, ttl: ttl, sweepPeriod: sweepPeriod,
+                         members: members, invitations: invitations)
     }
 
     func readProtocol(_ n: Node?, ttl: SimDuration?) -> ProtocolSpec? {
@@ -95,7 +102,8 @@ struct ScenarioReader {
             return ProtocolSpec(variant: .thesis, confirm: defaultConfirm, receive: defaultReceive,
                                 resendRetry: .minutes(10), unsentRetryPeriod: .minutes(10))
         }
-        guard let o = ObjectReader(n, allowed: ["variant", "confirm", "receive", "resend_retry", "unsent_retry"]) else { return nil }
+        guard let o = ObjectReader(n, allowed: ["variant", "confirm", "receive", "resend_retry", "unsent_retry",
+                                                "resend_multicast_after"]) else { return nil }
         let before = sink.count
         let variant = o.optional("variant").map { $0.choice(ProtocolVariant.allCases.map(\.rawValue)).flatMap(ProtocolVariant.init) } ?? .thesis
         let confirm = o.optional("confirm").map { c -> ConfirmPolicySpec? in
@@ -120,9 +128,11 @@ struct ScenarioReader {
             unsent = u.value == .string("on-reconnect") ? .some(nil)
                 : u.duration(positive: true).map { .some($0) } ?? nil
         }
-        guard sink.count == before, let variant, let confirm, let receive, let resendRetry, let unsent else { return nil }
+        let shared = o.optional("resend_multicast_after").map { $0.int(in: 1...1000) } ?? .some(nil)
+        guard sink.count == before, let variant, let confirm, let receive, let resendRetry, let unsent, let shared
+        else { return nil }
         return ProtocolSpec(variant: variant, confirm: confirm, receive: receive, resendRetry: resendRetry,
-                            unsentRetryPeriod: unsent)
+                            resendMulticastAfter: shared, unsentRetryPeriod: unsent)
     }
 
     func readRequire(_ n: Node?) -> [String]? {

@@ -27,12 +27,15 @@ public struct ScenarioSpec: Equatable, Sendable {
     public var series: SeriesSpec?
     /// Checkers whose failure fails the run (exit code 1); the others are only reported.
     public var require: [String]
-    /// During the last `settle` of the run churn and fault processes stop: every
-    /// device is online and every server up, so liveness can be judged.
+    /// The last `settle` of the run is quiet: no writes, every device online, every server up
+    /// (churn and fault processes stop, windows are clipped, restarts in it are dropped), so
+    /// liveness can be judged.
     public var settle: SimDuration
 
     /// The checkers a run reports.
-    public static let checkers = ["convergence", "no-phantom", "ttl"]
+    public static let checkers = ["convergence", "delivery", "outbox", "no-phantom", "ttl"]
+    /// The checkers of `checkers` that judge liveness (the others judge safety).
+    public static let livenessCheckers = ["convergence", "delivery", "outbox"]
 }
 
 /// The group: devices over n servers with f(k, n, s) and a TTL.
@@ -44,6 +47,21 @@ public struct GroupSpec: Equatable, Sendable {
     public var s: Int
     public var ttl: SimDuration
     public var sweepPeriod: SimDuration
+    /// Devices (1-based, sorted, device 1 among them) that are members from the start; nil: all.
+    public var members: [Int]? = nil
+    /// Timed invitations of devices that are not members yet.
+    public var invitations: [Invitation] = []
+
+    /// The members from the start, 1-based and sorted.
+    public var initialMembers: [Int] { members ?? Array(1...devices) }
+}
+
+/// `{"device": 7, "at": "2d", "by": 1}`: the owner invites a device face to face at a time.
+public struct Invitation: Equatable, Sendable {
+    public var device: Int
+    public var at: SimDuration
+    /// The inviting device; always the owner (device 1), who holds the master keys.
+    public var by: Int
 }
 
 public struct ProtocolSpec: Equatable, Sendable {
@@ -52,6 +70,9 @@ public struct ProtocolSpec: Equatable, Sendable {
     public var receive: ReceivePolicySpec
     /// A receiver does not ask again for a range it already asked for before this.
     public var resendRetry: SimDuration
+    /// Once this many different requesters asked a sender for a message within one TTL, it is
+    /// re-uploaded once as a multicast; nil = always to each requester (the thesis).
+    public var resendMulticastAfter: Int? = nil
     /// Unsent messages are retried on reconnect and, if set, periodically.
     public var unsentRetryPeriod: SimDuration?
 }

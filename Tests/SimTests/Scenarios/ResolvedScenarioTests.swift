@@ -19,6 +19,11 @@ import Testing
                 let back = try ScenarioLoader.load(ScenarioSource(label: "\(source.label) point \(p)", text: text))
                 var expected = s.pointSpecs[p]
                 expected.sweep = []
+                // "All devices" and the explicit list of all devices are the same group.
+                if expected.group.members == nil {
+                    #expect(back.base.group.members == Array(1...expected.group.devices))
+                    expected.group.members = back.base.group.members
+                }
                 #expect(back.points.count == 1 && back.base == expected, "\(source.label) point \(p)")
                 #expect(text.contains("\"sweep_period\"") && text.contains("\"profiles\"") && text.contains("\"seed\": 99"))
             }

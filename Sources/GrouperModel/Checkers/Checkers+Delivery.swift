@@ -1,0 +1,83 @@
+import SimKernel
+
+/// Checkers that cannot pass vacuously: every member-to-be joined, every message reached
+/// everyone who was a member when it was written, and nothing is left to send.
+extension GrouperSystem {
+    /// Devices that should be members by now: the initial members and every device whose
+    /// invitation time has come, in device order.
+    var membersToBe: [Int] {
+        var want = Array(repeating: false, count: config.devices)
+        for d in config.startMembers { want[d] = true }
+        for i in world.invitations where i.at <= sim.now { want[i.device] = true }
+        return want.indices.filter { want[$0] }
+    }
+
+    /// Liveness (part of convergence): a member-to-be that is not a member is a finding, so
+    /// convergence cannot pass by skipping it.
+    func checkMembership() -> [CheckFinding] {
+        let owner = world.deviceNodes[0]
+        return membersToBe.filter { !world.deviceNodes[$0].isMember }.map { d in
+            let why = owner.pendingInvitations.contains(d)
+                ? "its invitation waits for the owner D0, offline since it was asked for"
+                : "its invitation did not happen"
+            return CheckFinding(checker: "convergence", kind: .liveness,
+                                message: "D\(d) is outside the group: \(why)", messageIDs: [])
+        }
+    }
+
+    /// Liveness: every normal message was handled by every member that was in the group when
+    /// it was written (the sender aside), or was provably superseded before it could be: never
+    /// stored on ≥ s servers while the device holds a newer version of its object. Catches
+    /// lost intermediate writes that newest-version-wins hides from convergence. One finding
+    /// per device, naming the first few messages and listing them all.
+    public func checkDelivery() -> [CheckFinding] {
+        var out: [CheckFinding] = []
+        for d in world.deviceNodes where d.isMember {
+            guard let joined = d.joinedAt else { continue }
+            let entries = d.store.entries
+            var missing: [ObjectWrite] = []
+            for w in world.writes where w.device != d.index && w.time >= joined
+                && !d.delivery.hasNormal(w.version.sender, w.version.sequence) {
+                let superseded = world.uploadedAt[w.messageID] == nil
+                    && (entries[w.objectID].map { $0.version > w.version } ?? false)
+                if !superseded { missing.append(w) }
+            }
+            guard !missing.isEmpty else { continue }
+            let named = missing.prefix(3).map { w in
+                "\(w.content == nil ? "delete" : "update") of \(w.objectID) by D\(w.device) "
+                    + "(message \(w.messageID)): \(reason(write: w, device: d.index))"
+            }.joined(separator: "; ")
+            out.append(CheckFinding(checker: "delivery", kind: .liveness,
+                                    message: "D\(d.index) never handled \(missing.count) message(s) written while "
+                                        + "it was a member: \(named)" + (missing.count > 3 ? "; …" : ""),
+                                    messageIDs: missing.map(\.messageID)))
+        }
+        return out
+    }
+
+    /// Liveness: nothing left to send. No device's outbox, unsent queue, upload job or jobs
+    /// that wedged an as-built sender hold a normal message, resend request or re-upload (a
+    /// confirm is periodic and superseded by the next, so it does not count), no resend is
+    /// being answered, and the owner has no registration or invitation waiting.
+    public func checkOutbox() -> [CheckFinding] {
+        var out: [CheckFinding] = []
+        for d in world.deviceNodes {
+            let queued = (d.job?.items ?? []) + d.outbox + d.unsent + d.wedgedItems
+            let left = queued.filter { $0.message.type != .confirm }
+            var parts: [String] = []
+            if !left.isEmpty {
+                let names = left.prefix(5).map { d.label($0.message) }.joined(separator: ", ")
+                parts.append("\(left.count) message(s) to send (\(names)\(left.count > 5 ? ", …" : ""))")
+            }
+            if !d.resendTasks.isEmpty { parts.append("\(d.resendTasks.count) resend(s) being answered") }
+            if !d.pendingRegistrations.isEmpty { parts.append("\(d.pendingRegistrations.count) registration(s) to retry") }
+            if !d.pendingInvitations.isEmpty { parts.append("\(d.pendingInvitations.count) invitation(s) to make") }
+            guard !parts.isEmpty else { continue }
+            let state = !d.online ? "offline" : d.wedged ? "wedged" : "online"
+            out.append(CheckFinding(checker: "outbox", kind: .liveness,
+                                    message: "D\(d.index) (\(state)) still has " + parts.joined(separator: ", "),
+                                    messageIDs: left.map(\.message.messageID)))
+        }
+        return out
+    }
+}

@@ -1,0 +1,28 @@
+import SimKernel
+
+extension DeviceNode {
+    /// Where a re-upload of `messageID` for `requester` goes: `.some(requester)` (the thesis:
+    /// to the requester only), `.some(nil)` (one multicast re-upload, once
+    /// `resendMulticastAfter` different requesters asked within one TTL), or nil (skip: a
+    /// multicast re-upload of it is already on its way and will reach the requester too).
+    func reuploadReceiver(_ messageID: String, for requester: String, now: SimTime) -> String?? {
+        guard let threshold = config.resendMulticastAfter else { return .some(requester) }
+        if multicastReuploads.contains(messageID) { return nil }
+        if askedBy.count > 4096 { askedBy = askedBy.filter { now - $0.value.since <= config.ttl } }  // bound
+        var asked: (requesters: [String], since: SimTime) =
+            askedBy[messageID].flatMap { now - $0.since <= config.ttl ? $0 : nil } ?? ([], now)
+        if !asked.requesters.contains(requester) { asked.requesters.append(requester) }
+        askedBy[messageID] = asked
+        guard asked.requesters.count >= threshold else { return .some(requester) }
+        askedBy[messageID] = nil
+        multicastReuploads.insert(messageID)
+        return .some(nil)
+    }
+
+    /// A multicast re-upload stored on ≥ s servers: later requests find it on the servers.
+    func multicastReuploadDone(_ items: [OutboxItem]) {
+        for item in items where item.isReupload && item.shareReceiver == nil {
+            multicastReuploads.remove(item.message.messageID)
+        }
+    }
+}
