@@ -1,7 +1,8 @@
 import SimKernel
 
 /// Safety: must never happen. Liveness: must eventually happen (given enough quiet time).
-public enum CheckKind: String, Codable, Sendable { case safety, liveness }
+/// Server: a finding about a misbehaving server (issue #11), not a protocol failure.
+public enum CheckKind: String, Codable, Sendable { case safety, liveness, server }
 
 /// One protocol failure found by a checker.
 public struct CheckFinding: Equatable, Sendable, CustomStringConvertible {
@@ -20,7 +21,8 @@ public struct CheckReport: Equatable, Sendable {
     /// No device wrote anything: convergence and delivery hold vacuously, so say so rather
     /// than report them as met (`converged` and `delivery_ratio` are then undefined).
     public var nothingToCheck = false
-    public var passed: Bool { findings.isEmpty }
+    /// No protocol failure (findings about servers do not count).
+    public var passed: Bool { !findings.contains { $0.kind != .server } }
     public var safetyFailed: Bool { findings.contains { $0.kind == .safety } }
     public var livenessFailed: Bool { findings.contains { $0.kind == .liveness } }
     public func findings(of checker: String) -> [CheckFinding] { findings.filter { $0.checker == checker } }
@@ -106,7 +108,8 @@ extension GrouperSystem {
             CheckFinding(checker: "ttl", kind: .safety, message: $0, messageIDs: [])
         }
         let limit = config.ttl + config.sweepPeriod
-        for s in world.serverNodes {
+        out += serverTTLFindings()
+        for s in world.serverNodes where !s.ttlMisbehaviours.contains(.keep) {
             if let oldest = s.server.oldestSaveAt, sim.now - oldest > limit {
                 out.append(CheckFinding(checker: "ttl", kind: .safety,
                                         message: "server \(s.index) holds a share saved at \(oldest) at \(sim.now), "

@@ -88,24 +88,20 @@ extension DeviceNode {
         for mid in partial.keys.sorted() {
             guard let p = partial[mid] else { continue }
             if !asBuiltJoin && rebuiltIDs.contains(mid) { partial[mid] = nil; continue }
-            guard p.count >= config.k else {
+            guard p.count >= sharesToTry else {
                 if asBuiltJoin {  // forgets ids of messages below k: fetched again next round
                     for (j, id) in p.shareIDs.enumerated() { if let id { seenShareIDs[j].remove(id) } }
                     partial[mid] = nil
                 }
                 continue
             }
-            partial[mid] = nil
-            guard let (secret, w) = try? world.scheme.join(p.shares.compactMap { $0 }, k: config.k) else {
-                corrupt(mid, sim)
-                continue
-            }
-            work = work + w
+            guard let secret = rebuildShares(mid, p, work: &work, sim) else { continue }
             bytes += secret.count
             guard let m = try? GrouperMessage.decode(secret) else {
                 corrupt(mid, sim)
                 continue
             }
+            checkGenuine(m, sim)
             rebuiltIDs.insert(mid)
             world.counters.add(.messagesRebuilt, device: index, type: m.type, at: sim.now)
             out.append(m)

@@ -17,6 +17,7 @@ extension DeviceNode {
         var kept: [OutboxItem] = []
         for item in items {
             let bytes = item.message.encoded()
+            world.noteSent(bytes)
             jsonBytes += bytes.count
             var g = Xoshiro256StarStar(seed: item.splitSeed)
             guard let (shares, w) = try? world.scheme.split(bytes, k: config.k, n: config.servers, rng: &g) else {

@@ -82,6 +82,8 @@ final class DeviceNode: SimComponent {
     /// Collected shares per message id: one slot per server.
     var partial: [String: PartialMessage] = [:]
     var rebuiltIDs: Set<String> = []
+    /// `check`/`correct`: messages whose shares disagreed, with the share ids last tried.
+    var undecodable: [String: [Int?]] = [:]
     var delivery = DeliveryState()
     var store: any SyncPlugin = NewestVersionWinsStore()
     /// Every normal message held (received or sent), by sender then sequence: handed to invitees.

@@ -28,6 +28,12 @@ public enum CounterKind: String, CaseIterable, Codable, Sendable, Comparable {
     case duplicatesDropped
     /// Joins whose result did not decode as a Grouper message.
     case corruptRebuilds
+    /// Rebuilds that parsed but carried content no device sent (hostile servers, first-k).
+    case corruptedDeliveries
+    /// Messages whose shares a `check`/`correct` receiver found inconsistent (once per message).
+    case tamperDetected
+    /// Messages `correct` rebuilt around bad shares.
+    case tamperCorrected
     public static func < (a: CounterKind, b: CounterKind) -> Bool { a.rawValue < b.rawValue }
 }
 

@@ -14,6 +14,16 @@ final class ServerNode: SimComponent {
     /// Shares held over time (updated after every event the server handles); an observation,
     /// not part of the fingerprint.
     private(set) var heldShares = TimeWeightedAverage()
+    /// Hostile behaviours active now (issue #11); empty for an honest server.
+    var misbehaviours = ActiveMisbehaviours()
+    /// `keep` / `early-delete` behaviours this server ever had, for the TTL checker's findings.
+    var ttlMisbehaviours: [ServerMisbehaviour] = []
+    /// On a `stale` server: share id → the bytes of the share it replaced.
+    var staleShares: [Int: [UInt8]] = [:]
+    /// Message ids this server holds shares of (sorted), when it is in a coalition; else nil.
+    var coalitionHeld: [String]?
+    /// Shares a `keep` server served or held past TTL + sweep period.
+    var keptPastTTL = 0
 
     init(index: Int, world: World, rng: Xoshiro256StarStar) {
         self.index = index
@@ -28,21 +38,24 @@ final class ServerNode: SimComponent {
         case .sweep:
             // A refusing or blackholed server is unreachable, not stopped: its deletion job
             // runs on (docs/protocol.md), so the TTL holds on every server, up or down.
-            if sweepEnabled { sweep(sim.now) }
+            if sweepEnabled && !misbehaviours.keep { sweep(sim.now) }
             sim.schedule(.sweep, to: world.serverComponents[index], after: world.config.sweepPeriod)
         case .serverCommand(.setState(let s)):
             // A server coming back up catches up on expired shares before serving, as a
             // restart does: it did not sweep while down.
-            if s == .up && state != .up && sweepEnabled { server.sweep(now: sim.now) }
+            if s == .up && state != .up && sweepEnabled && !misbehaviours.keep { server.sweep(now: sweepTime(sim.now)) }
             state = s
         case .serverCommand(.restart(let keep)):
             if !keep { world.recordRestartLoss(server: index, messageIDs: server.shares.map(\.messageID)) }
             if !keep { server.dropAllShares() }
             state = .up
-            server.sweep(now: sim.now)  // catches up on expired shares before serving anything
+            if !misbehaviours.keep { server.sweep(now: sweepTime(sim.now)) }  // catches up before serving anything
+        case .serverCommand(.misbehave(let id, let behaviour)):
+            setMisbehaviour(id, behaviour)
         default: break
         }
         heldShares.set(Double(server.shares.count), at: sim.now)
+        if coalitionHeld != nil { trackCoalitionHoldings(sim.now) }
     }
 
     /// Calls the service directly (group setup and face-to-face invitation are not timed).
@@ -65,7 +78,7 @@ final class ServerNode: SimComponent {
             return
         case .up: break
         }
-        let result = server.handle(r, now: sim.now)
+        let result = respond(r, now: sim.now)
         checkTTL(result, now: sim.now)
         let done = sim.now + world.config.server.processingTime(shares: WireSize.shareCount(r.call))
         if case .success(.notified(let nodes)) = result { push(nodes, at: done, sim) }
@@ -92,10 +105,11 @@ final class ServerNode: SimComponent {
 
     func sweep(_ now: SimTime) {
         if let oldest = server.oldestSaveAt, now - oldest > world.config.ttl + world.config.sweepPeriod {
-            world.ttlViolations.append("server \(index) held a share saved at \(oldest) at \(now), "
+            ttlViolation("server \(index) held a share saved at \(oldest) at \(now), "
                 + "older than TTL \(world.config.ttl) + sweep period \(world.config.sweepPeriod)")
         }
-        server.sweep(now: now)
+        server.sweep(now: sweepTime(now))
+        pruneStale()
     }
 
     /// TTL honoured: a share served must not be older than TTL + sweep period.
@@ -103,7 +117,7 @@ final class ServerNode: SimComponent {
         guard case .success(.shares(let ss)) = result else { return }
         let limit = world.config.ttl + world.config.sweepPeriod
         for s in ss where now - s.saveAt > limit {
-            world.ttlViolations.append("server \(index) served share \(s.shareID) of message \(s.messageID) "
+            ttlViolation("server \(index) served share \(s.shareID) of message \(s.messageID) "
                 + "saved at \(s.saveAt) at \(now), older than TTL + sweep period \(limit)")
         }
     }

@@ -77,6 +77,22 @@ enum GF256Kernel {
         }
     }
 
+    /// First index below `length` where `a` and `b` differ, or nil: 8 bytes at a time, then
+    /// byte by byte from the first differing word.
+    static func firstDifference(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, length: Int) -> Int? {
+        let ra = UnsafeRawPointer(a), rb = UnsafeRawPointer(b)
+        var i = 0
+        while i + 8 <= length
+            && ra.loadUnaligned(fromByteOffset: i, as: UInt64.self) == rb.loadUnaligned(fromByteOffset: i, as: UInt64.self) {
+            i += 8
+        }
+        while i < length {
+            if a[i] != b[i] { return i }
+            i += 1
+        }
+        return nil
+    }
+
     /// Same bytes as `rng.fill` on a `count`-byte array: 8 little-endian bytes per `next()`,
     /// the unused bytes of the last word discarded.
     static func fill(_ p: UnsafeMutablePointer<UInt8>, count: Int, rng: inout Xoshiro256StarStar) {

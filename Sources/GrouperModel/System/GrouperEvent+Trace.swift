@@ -29,6 +29,7 @@ extension GrouperEvent: TraceableEvent {
         case .sweep, .push: []
         case .serverCommand(.setState(let state)): [("state", state.rawValue)]
         case .serverCommand(.restart(let keep)): [("restart", keep ? "keep-data" : "lose-data")]
+        case .serverCommand(.misbehave(let id, let b)): [("misbehave", b?.kindName ?? "off"), ("fault", "\(id)")]
         case .response(let id, let outcome): [("request", "\(id)")] + outcome.traceFields
         case .timeout(let id): [("request", "\(id)")]
         case .timer(let t): [("timer", "\(t)")]

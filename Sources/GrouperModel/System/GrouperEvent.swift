@@ -43,6 +43,8 @@ public enum ServerCommand: Equatable, Sendable {
     case setState(ServerState)
     /// Comes back up; with `keepData` false its stored shares are gone.
     case restart(keepData: Bool)
+    /// Switches hostile behaviour `id` (a fault's number) on, or off when nil.
+    case misbehave(id: Int, ServerMisbehaviour?)
 }
 
 /// Every event of a Grouper run: a value, handled by `switch` in the target component.

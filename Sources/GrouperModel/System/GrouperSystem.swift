@@ -23,6 +23,7 @@ public final class GrouperSystem {
         world = World(config: config, scheme: config.scheme.makeScheme(), streams: sim.streams)
         for j in 0..<config.servers {
             let node = ServerNode(index: j, world: world, rng: sim.randomStream(for: "server-\(j)"))
+            if world.coalitions.isMember(j) { node.coalitionHeld = [] }
             world.serverNodes.append(node)
             world.serverComponents.append(sim.add(node))
         }
@@ -84,6 +85,12 @@ public final class GrouperSystem {
         precondition(world.serverComponents.indices.contains(server), "server \(server) out of range")
         sim.schedule(.serverCommand(.setState(state)), to: world.serverComponents[server], at: at(t))
     }
+    /// Switches hostile behaviour `id` on a server on (or off with nil) at `t` (issue #11).
+    public func setMisbehaviour(_ behaviour: ServerMisbehaviour?, id: Int, server: Int, at t: SimTime) {
+        precondition(world.serverComponents.indices.contains(server), "server \(server) out of range")
+        world.verifyDeliveries = true
+        sim.schedule(.serverCommand(.misbehave(id: id, behaviour)), to: world.serverComponents[server], at: at(t))
+    }
     /// The server comes back up, with or without the shares it stored.
     public func restartServer(_ server: Int, keepData: Bool, at t: SimTime) {
         precondition(world.serverComponents.indices.contains(server), "server \(server) out of range")
@@ -123,6 +130,12 @@ public final class GrouperSystem {
     public var shareSecondsOnServers: Double {
         world.serverNodes.reduce(0) { $0 + $1.heldShares.area(upTo: sim.now) }
     }
+    /// Messages colluding servers could rebuild at some moment so far (any coalition).
+    public var coalitionExposedMessages: Int { world.coalitions.exposedIDs.count }
+    /// Σ over coalitions and messages of the time the message was exposed, up to now (seconds).
+    public var coalitionExposureSeconds: Double { world.coalitions.exposureSeconds(upTo: sim.now) }
+    /// (device, message) pairs a receiver could not rebuild (shares disagree) and still holds.
+    public var unrecoverableMessages: Int { world.deviceNodes.reduce(0) { $0 + $1.undecodable.count } }
     /// Devices online right now.
     public var devicesOnline: Int { world.deviceNodes.reduce(0) { $0 + ($1.online ? 1 : 0) } }
     /// Messages waiting in all devices' unsent queues right now.

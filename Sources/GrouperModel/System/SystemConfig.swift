@@ -113,6 +113,10 @@ public struct SystemConfig: Codable, Equatable, Sendable {
     /// At most this many messages per `transfer/put` request (thesis: 100).
     public var batchLimit: Int
     public var seed: UInt64
+    /// How receivers rebuild messages from shares (issue #11; thesis: first-k).
+    public var rebuild: RebuildPolicy = .firstK
+    /// Servers that pool what they store (only the exposure metrics see them).
+    public var coalitions: [Coalition] = []
 
     /// 60 s: the request timeout of `init` and of every built-in network profile.
     public static let defaultRequestTimeout: SimDuration = .seconds(Int64(60))
@@ -169,6 +173,12 @@ extension SystemConfig {
             if let p, p.nanoseconds <= 0 { throw fail(name, "must be positive or absent, got \(p)") }
         }
         guard resendRetry.nanoseconds >= 0 else { throw fail("resendRetry", "must be ≥ 0") }
+        if rebuild == .correct && servers < k + 2 {
+            throw fail("rebuild", "correct needs n ≥ k + 2 to correct a share, got n=\(servers), k=\(k)")
+        }
+        for c in coalitions where c.servers.isEmpty || !c.servers.allSatisfy({ (0..<servers).contains($0) }) {
+            throw fail("coalitions", "coalition \(c.name) must name servers in 0..<\(servers), got \(c.servers)")
+        }
         if let m = resendMulticastAfter, m < 1 { throw fail("resendMulticastAfter", "must be ≥ 1 or absent, got \(m)") }
     }
 }

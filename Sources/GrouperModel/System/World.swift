@@ -41,6 +41,12 @@ final class World {
     /// Devices the owner was asked to invite (after the initial members), with the time asked.
     var invitations: [(device: Int, at: SimTime)] = []
     var nextRequestID = 1
+    /// Digests of every message uploaded, kept only when some server may alter shares
+    /// (`verifyDeliveries`): the reference for corrupted deliveries.
+    var sentDigests: Set<UInt64> = []
+    var verifyDeliveries = false
+    /// Exposure of messages to colluding servers (issue #11).
+    var coalitions: CoalitionTracker
 
     init(config: SystemConfig, scheme: any SecretSharingScheme, streams: RandomStreams) {
         self.config = config
@@ -54,6 +60,7 @@ final class World {
         var grng = streams.stream(named: "group")
         groupID = MessageIDGenerator.make(using: &grng)
         counters = ProtocolCounters(ttl: config.ttl)
+        coalitions = CoalitionTracker(coalitions: config.coalitions, servers: config.servers, k: config.k)
     }
 
     func log(_ time: SimTime, _ device: Int, _ text: @autoclosure () -> String) {
@@ -63,6 +70,10 @@ final class World {
     /// "D3" for a known node id, the id itself otherwise.
     func name(ofNode node: String) -> String {
         deviceByNode[node].map { "D\($0)" } ?? node
+    }
+
+    func noteSent(_ bytes: [UInt8]) {
+        if verifyDeliveries { sentDigests.insert(StableHash.fnv1a64(bytes: bytes)) }
     }
 
     func takeRequestID() -> Int {

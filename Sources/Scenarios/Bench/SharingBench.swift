@@ -15,7 +15,8 @@ enum SharingBench {
     USAGE: grouper-sim bench sharing [--json] [--quick] [--scheme gf256|csss257] [--bytes N] [--k K --n N] [--seconds S]
 
     Splits and joins secrets of 656 B, 64 KiB and 1 MiB with (k,n) in (2,3), (3,30), (20,30),
-    (27,30). Joins use k shares. Each case runs for at least --seconds (default 0.2; --quick:
+    (27,30). Joins use k shares. Checks (rebuild policy `check`) use all n consistent shares;
+    corrects (policy `correct`) use all n with ⌊(n−k)/2⌋ of them wholly altered. Each case runs for at least --seconds (default 0.2; --quick:
     0.02 and 656 B only). Rates are per wall-clock second and per second of the thread's CPU
     time (steadier on a loaded machine). --json prints one JSON object per row.
 
@@ -25,9 +26,16 @@ enum SharingBench {
         var scheme: SharingSchemeKind, k: Int, n: Int, bytes: Int
         var splitsPerSecond: Double, joinsPerSecond: Double
         var splitsPerCPUSecond: Double, joinsPerCPUSecond: Double
+        /// `check` of all n shares (consistent) and `correct` with ⌊(n−k)/2⌋ wholly bad shares.
+        var checksPerSecond: Double, correctsPerSecond: Double
+        var checksPerCPUSecond: Double, correctsPerCPUSecond: Double
 
         var json: String {
-            "{\"bench\":\"sharing\",\"bytes\":\(bytes),\"join_mb_per_second\":\(fixed(joinsPerSecond * Double(bytes) / 1e6)),"
+            "{\"bench\":\"sharing\",\"bytes\":\(bytes),\"checks_per_cpu_second\":\(fixed(checksPerCPUSecond)),"
+                + "\"checks_per_second\":\(fixed(checksPerSecond)),"
+                + "\"correct_mb_per_second\":\(fixed(correctsPerSecond * Double(bytes) / 1e6)),"
+                + "\"corrects_per_cpu_second\":\(fixed(correctsPerCPUSecond)),"
+                + "\"corrects_per_second\":\(fixed(correctsPerSecond)),\"join_mb_per_second\":\(fixed(joinsPerSecond * Double(bytes) / 1e6)),"
                 + "\"joins_per_cpu_second\":\(fixed(joinsPerCPUSecond)),"
                 + "\"joins_per_second\":\(fixed(joinsPerSecond)),\"k\":\(k),\"n\":\(n),\"scheme\":\"\(scheme.rawValue)\","
                 + "\"split_mb_per_second\":\(fixed(splitsPerSecond * Double(bytes) / 1e6)),"
@@ -41,10 +49,12 @@ enum SharingBench {
                 + pad(fixed(splitsPerSecond), 13) + pad(fixed(splitsPerSecond * Double(bytes) / 1e6), 10)
                 + pad(fixed(joinsPerSecond), 13) + pad(fixed(joinsPerSecond * Double(bytes) / 1e6), 10)
                 + pad(fixed(splitsPerCPUSecond), 13) + pad(fixed(joinsPerCPUSecond), 13)
+                + pad(fixed(checksPerSecond), 12) + pad(fixed(correctsPerSecond), 12)
+                + pad(fixed(correctsPerSecond * Double(bytes) / 1e6), 12)
         }
     }
 
-    static let header = "  scheme    (k,n)    bytes     splits/s  split MB/s      joins/s   join MB/s  splits/cpu-s   joins/cpu-s"
+    static let header = "  scheme    (k,n)    bytes     splits/s  split MB/s      joins/s   join MB/s  splits/cpu-s   joins/cpu-s    checks/s  corrects/s correct MB/s"
 
     static func fixed(_ v: Double) -> String {
         let scaled = (v * 10).rounded()
@@ -112,9 +122,36 @@ extension SharingBench {
             throw CLIError("bench sharing: \(kind.rawValue) failed to rebuild the secret at (\(k),\(n)), \(bytes) B",
                            exitCode: .checkerFailed)
         }
+        let (checks, corrects) = try measureDecoding(kind, shares: shares, k: k, secret: secret, minSeconds: minSeconds)
         if checksum == Int.min { print(checksum) }   // keeps the loops observable
         return Row(scheme: kind, k: k, n: n, bytes: bytes, splitsPerSecond: splits.0, joinsPerSecond: joins.0,
-                   splitsPerCPUSecond: splits.1, joinsPerCPUSecond: joins.1)
+                   splitsPerCPUSecond: splits.1, joinsPerCPUSecond: joins.1,
+                   checksPerSecond: checks.0, correctsPerSecond: corrects.0,
+                   checksPerCPUSecond: checks.1, correctsPerCPUSecond: corrects.1)
+    }
+
+    /// Rates (per wall-clock and per CPU second) of `check` on all shares and `correct` with ⌊(n−k)/2⌋ shares altered in
+    /// every byte (the last ones); both verified to return the secret.
+    static func measureDecoding(_ kind: SharingSchemeKind, shares: [[UInt8]], k: Int, secret: [UInt8],
+                                minSeconds: Double) throws -> ((Double, Double), (Double, Double)) {
+        let scheme = kind.makeScheme(), n = shares.count
+        if n == k { return ((0, 0), (0, 0)) }
+        var bad = shares
+        for i in (n - (n - k) / 2)..<n { bad[i] = kind.altered(bad[i], symbols: 0..<secret.count, delta: 1 + i % 255) }
+        var checksum = 0
+        let checks = try timed(minSeconds) { () throws(SharingError) in
+            checksum &+= try scheme.rebuild(shares, k: k, policy: .check).secret?.count ?? 0
+        }
+        let corrects = try timed(minSeconds) { () throws(SharingError) in
+            checksum &+= try scheme.rebuild(bad, k: k, policy: .correct).secret?.count ?? 0
+        }
+        guard try scheme.rebuild(shares, k: k, policy: .check).secret == secret,
+              try scheme.rebuild(bad, k: k, policy: .correct).secret == secret else {
+            throw CLIError("bench sharing: \(kind.rawValue) failed to decode the secret at (\(k),\(n)), \(secret.count) B",
+                           exitCode: .checkerFailed)
+        }
+        if checksum == Int.min { print(checksum) }
+        return (checks, corrects)
     }
 
     /// Operations per second of `body`, repeated until `minSeconds` of wall-clock time have

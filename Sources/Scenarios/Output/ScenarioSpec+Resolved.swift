@@ -1,4 +1,5 @@
 import SimKernel
+import GrouperModel
 
 /// A scenario point written back as a scenario file with every default filled in
 /// (`resolved.json` next to the manifest): what exactly ran, loadable on its own.
@@ -42,6 +43,7 @@ extension ScenarioSpec {
                                  ("on_reconnect", .bool(p.receive.onReconnect))])),
             ("resend_retry", Self.duration(p.resendRetry)),
             ("unsent_retry", p.unsentRetryPeriod.map(Self.duration) ?? .string("on-reconnect")),
+            ("rebuild", .string(p.rebuild.rawValue)),
         ] + (p.resendMulticastAfter.map { [("resend_multicast_after", Self.int($0))] } ?? []))
     }
 
@@ -76,6 +78,42 @@ extension ScenarioSpec {
                             ("up", distribution(up, durations: true)), ("down", distribution(down, durations: true))])
         case .restart(let at, let keep):
             return .object([("kind", .string("restart")), ("servers", servers), ("at", duration(at)), ("keep_data", .bool(keep))])
+        case .collude(let name):
+            return .object([("kind", .string("collude")), ("servers", servers), ("name", .string(name))])
+        case .misbehave(let b, let when):
+            return .object([("kind", .string(misbehaviourName(b))), ("servers", servers)] + misbehaviourFields(b) + activity(when))
+        }
+    }
+
+    static func misbehaviourName(_ b: ServerMisbehaviour) -> String {
+        switch b {
+        case .tamper: return "tamper"
+        case .stale: return "stale"
+        case .withhold: return "withhold"
+        case .earlyDelete: return "early-delete"
+        case .keep: return "keep"
+        }
+    }
+
+    static func misbehaviourFields(_ b: ServerMisbehaviour) -> [(String, JSONValue)] {
+        switch b {
+        case .tamper(let f): return [("fraction", number(f))]
+        case .withhold(let mode, let f): return [("mode", .string(mode.rawValue)), ("fraction", number(f))]
+        case .earlyDelete(let ttl): return [("ttl", duration(ttl))]
+        case .stale, .keep: return []
+        }
+    }
+
+    /// When a hostile behaviour is active: nothing for the whole run, else `window` or `up`/`down`.
+    static func activity(_ a: FaultActivity) -> [(String, JSONValue)] {
+        switch a {
+        case .always: return []
+        case .window(let start, let end):
+            var w: [(String, JSONValue)] = [("start", duration(start))]
+            if let end { w.append(("end", duration(end))) }
+            return [("window", .object(w))]
+        case .process(let up, let down):
+            return [("up", distribution(up, durations: true)), ("down", distribution(down, durations: true))]
         }
     }
 

@@ -131,21 +131,49 @@ enum GrouperDrivers {
                     else if let to { system.setServerState(.up, server: srv - 1, at: to) }
                 case .process(let mode, let up, let down):
                     var rng = streams.stream(named: "faults/\(i)/server-\(srv)")
-                    var isUp = true
-                    var t = SimTime.zero
-                    while true {
-                        guard let next = advance(t, by: (isUp ? up : down).sample(using: &rng), before: quiet) else { break }
-                        t = next
-                        isUp.toggle()
+                    alternate(up: up, down: down, rng: &rng, quiet: quiet) { isUp, t in
                         system.setServerState(isUp ? .up : state(mode), server: srv - 1, at: t)
                     }
-                    if !isUp { system.setServerState(.up, server: srv - 1, at: quiet) }
                 case .restart(let at, let keep):
                     if settles && SimTime.zero + at >= quiet { continue }
                     system.restartServer(srv - 1, keepData: keep, at: SimTime.zero + at)
+                case .misbehave(let b, let when):
+                    misbehave(b, when, id: i, server: srv, system, streams, quiet: quiet)
+                case .collude: break   // a configuration, see GrouperExecutor.config
                 }
             }
         }
+    }
+
+    /// Switches a hostile behaviour on and off as its activity says. Like the down faults,
+    /// a process stops at the start of the settle period, leaving the server honest.
+    static func misbehave(_ b: ServerMisbehaviour, _ when: FaultActivity, id: Int, server srv: Int,
+                          _ system: GrouperSystem, _ streams: RandomStreams, quiet: SimTime) {
+        switch when {
+        case .always: system.setMisbehaviour(b, id: id, server: srv - 1, at: .zero)
+        case .window(let start, let end):
+            system.setMisbehaviour(b, id: id, server: srv - 1, at: SimTime.zero + start)
+            if let end { system.setMisbehaviour(nil, id: id, server: srv - 1, at: SimTime.zero + end) }
+        case .process(let up, let down):
+            var rng = streams.stream(named: "faults/\(id)/server-\(srv)")
+            alternate(up: up, down: down, rng: &rng, quiet: quiet) { honest, t in
+                system.setMisbehaviour(honest ? nil : b, id: id, server: srv - 1, at: t)
+            }
+        }
+    }
+
+    /// Alternating up/down periods from time 0 (up first) until `quiet`: `change(isUp, t)` at
+    /// each change, and a last `change(true, quiet)` if the process is down then.
+    static func alternate(up: DistributionSpec, down: DistributionSpec, rng: inout Xoshiro256StarStar, quiet: SimTime,
+                          _ change: (Bool, SimTime) -> Void) {
+        var isUp = true
+        var t = SimTime.zero
+        while let next = advance(t, by: (isUp ? up : down).sample(using: &rng), before: quiet) {
+            t = next
+            isUp.toggle()
+            change(isUp, t)
+        }
+        if !isUp { change(true, quiet) }
     }
 
     static func state(_ m: ServerDownMode) -> ServerState { m == .refuse ? .refusing : .blackhole }

@@ -55,6 +55,13 @@ struct GrouperMetrics {
         case "shares_on_servers_mean":
             return (system.shareSecondsOnServers - exposureAtWarmup) / (spec.duration - spec.warmup).seconds
         case "events": return Double(system.eventsProcessed)
+        case "corrupted_deliveries": return count(.corruptedDeliveries)
+        case "phantom_objects": return Double(report.findings(of: "no-phantom").count)
+        case "tamper_detected": return count(.tamperDetected)
+        case "tamper_corrected": return count(.tamperCorrected)
+        case "messages_unrecoverable": return Double(system.unrecoverableMessages)
+        case "coalition_exposed_messages": return Double(system.coalitionExposedMessages)
+        case "coalition_exposure_seconds": return system.coalitionExposureSeconds
         default: return timing(name)
         }
     }

@@ -44,7 +44,7 @@ public struct GrouperExecutor: RunExecutor {
             let required = spec.require.contains(name)
             let vacuous = report.nothingToCheck && ["convergence", "delivery"].contains(name) && found.isEmpty
             return CheckerVerdict(name: name, kind: ScenarioSpec.livenessCheckers.contains(name) ? .liveness : .safety,
-                                  passed: found.isEmpty || !required,
+                                  passed: !found.contains { $0.kind != .server } || !required,
                                   detail: vacuous ? "nothing to check: no device wrote anything"
                                       : found.prefix(5).map(\.message).joined(separator: "; ")
                                       + (found.count > 5 ? "; … \(found.count - 5) more" : ""))
@@ -79,6 +79,11 @@ public struct GrouperExecutor: RunExecutor {
         if p.variant == .asBuilt { c.asBuilt.retryOnlyOnLaunch = p.unsentRetryPeriod == nil }
         c.resendRetry = p.resendRetry
         c.resendMulticastAfter = p.resendMulticastAfter
+        c.rebuild = p.rebuild
+        c.coalitions = spec.faults.compactMap { f -> Coalition? in
+            guard case .collude(let name) = f.kind else { return nil }
+            return Coalition(name: name, servers: (1...g.n).filter { f.servers.contains($0) }.map { $0 - 1 })
+        }
         return c
     }
 

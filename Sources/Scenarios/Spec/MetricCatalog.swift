@@ -44,6 +44,13 @@ public enum MetricCatalog {
         Metric(name: "requests", unit: "requests", summary: "requests devices sent to servers (refused and lost ones included)"),
         Metric(name: "shares_on_servers_mean", unit: "shares", summary: "time-average of the shares all servers hold (the exposure the TTL bounds)"),
         Metric(name: "events", unit: "events", summary: "simulation events processed"),
+        Metric(name: "corrupted_deliveries", unit: "messages", summary: "rebuilt messages accepted with content no device sent (hostile servers)"),
+        Metric(name: "phantom_objects", unit: "objects", summary: "(device, object) pairs held at the end with content nobody wrote (no-phantom findings)"),
+        Metric(name: "tamper_detected", unit: "messages", summary: "(receiver, message) pairs whose shares check/correct found inconsistent"),
+        Metric(name: "tamper_corrected", unit: "messages", summary: "(receiver, message) pairs correct rebuilt around bad shares"),
+        Metric(name: "messages_unrecoverable", unit: "messages", summary: "(receiver, message) pairs left unrebuilt at the end because their shares disagree"),
+        Metric(name: "coalition_exposed_messages", unit: "messages", summary: "messages a colluding coalition held shares of on ≥ k servers at some moment"),
+        Metric(name: "coalition_exposure_seconds", unit: "s", summary: "Σ over coalitions and messages of the time the coalition held ≥ k of its shares"),
     ]
 
     /// Reported when a scenario has no `metrics` list.

@@ -137,10 +137,17 @@ extension Node {
         return d
     }
 
-    /// `"all"` or a non-empty list of distinct 1-based indices up to `count`.
+    /// `"all"`, a range `"a-b"` (or `"a"`; a string, so sweeps can vary it), or a non-empty
+    /// list of distinct 1-based indices up to `count`.
     func selection(count: Int?, noun: String) -> DeviceSelection? {
-        let expected = "\"all\" or a non-empty list of distinct \(noun) numbers in 1...\(count.map(String.init) ?? "N")"
+        let expected = "\"all\", a range \"a-b\" or a non-empty list of distinct \(noun) numbers in 1...\(count.map(String.init) ?? "N")"
         if case .string("all") = value { return .all }
+        if case .string(let text) = value {
+            let ends = text.split(separator: "-", omittingEmptySubsequences: false).map { Int($0) }
+            guard (1...2).contains(ends.count), let a = ends[0], let b = ends[ends.count - 1], 1 <= a, a <= b,
+                  b <= (count ?? Int(Int32.max)) else { fail(expected); return nil }
+            return .some(Array(a...b))
+        }
         guard case .array(let items) = value, !items.isEmpty else { fail(expected); return nil }
         var out: [Int] = []
         for (i, item) in items.enumerated() {

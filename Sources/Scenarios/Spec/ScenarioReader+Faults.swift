@@ -1,13 +1,14 @@
 import SimKernel
 
 extension ScenarioReader {
-    func readFaults(_ n: Node?, servers: Int?, duration: SimDuration?) -> [FaultSpec]? {
+    func readFaults(_ n: Node?, servers: Int?, duration: SimDuration?, ttl: SimDuration? = nil) -> [FaultSpec]? {
         guard let n else { return [] }
         guard case .array(let items) = n.value else { n.fail("a list of fault objects"); return nil }
         let before = sink.count
         var out: [FaultSpec] = []
         for (i, item) in items.enumerated() {
-            if let f = readFault(Node(value: item, path: n.index(i), sink: sink), servers: servers, duration: duration) {
+            let node = Node(value: item, path: n.index(i), sink: sink)
+            if let f = readHostileFault(node, servers: servers, duration: duration, ttl: ttl) ?? readFault(node, servers: servers, duration: duration) {
                 out.append(f)
             }
         }
@@ -15,10 +16,11 @@ extension ScenarioReader {
     }
 
     private func readFault(_ n: Node, servers: Int?, duration: SimDuration?) -> FaultSpec? {
-        let kinds = ["refuse", "blackhole", "restart"]
+        let kinds = ["refuse", "blackhole", "restart"] + Self.hostileKinds
         guard case .object = n.value else { n.fail("a fault object with \"kind\": \(kinds.joined(separator: "|"))"); return nil }
         let kindName = n.value["kind"].flatMap { v -> String? in
             if case .string(let s) = v { return s } else { return nil } }
+        if let kindName, Self.hostileKinds.contains(kindName) { return nil }   // readHostileFault's; issues are in the sink
         let allowed = kindName == "restart" ? ["kind", "servers", "at", "keep_data"]
             : ["kind", "servers", "window", "up", "down"]
         guard let o = ObjectReader(n, allowed: allowed) else { return nil }
@@ -32,11 +34,23 @@ extension ScenarioReader {
             return FaultSpec(servers: sel, kind: .restart(at: at, keepData: keep))
         }
         let mode = ServerDownMode(rawValue: kind)!
+        switch readActivity(n, o, kind: kind, servers: servers, selected: sel, duration: duration, always: false) {
+        case .window(let start, let end)?: return sel.map { FaultSpec(servers: $0, kind: .window(mode: mode, start: start, end: end)) }
+        case .process(let up, let down)?: return sel.map { FaultSpec(servers: $0, kind: .process(mode: mode, up: up, down: down)) }
+        default: return nil
+        }
+    }
+
+    /// When a fault is active: a `window` {start, end}, or alternating `up`/`down`
+    /// distributions, or (`always` allowed, neither given) the whole run.
+    func readActivity(_ n: Node, _ o: ObjectReader, kind: String, servers: Int?, selected sel: ServerSelection?,
+                      duration: SimDuration?, always: Bool) -> FaultActivity? {
         let hasWindow = o.has("window"), hasProcess = o.has("up") || o.has("down")
-        if hasWindow == hasProcess {
-            sink.add(n.path, "a \(kind) fault needs exactly one of \"window\" {start, end} or \"up\"/\"down\" distributions")
+        if hasWindow && hasProcess || !always && !hasWindow && !hasProcess {
+            sink.add(n.path, "a \(kind) fault needs \(always ? "at most" : "exactly") one of \"window\" {start, end} or \"up\"/\"down\" distributions")
             return nil
         }
+        if !hasWindow && !hasProcess { return .always }
         if hasWindow {
             guard let w = o.optional("window"), let wo = ObjectReader(w, allowed: ["start", "end"]) else { return nil }
             let start = wo.optional("start").map { $0.duration(positive: false) } ?? .zero
@@ -45,8 +59,8 @@ extension ScenarioReader {
                 sink.add(w.key("start"), "got \"\(start)\", expected a start before the end of the run (\(d))")
             }
             if let start, let e = end ?? nil, e <= start { sink.add(w.key("end"), "got \"\(e)\", expected an end after start (\(start))") }
-            guard let sel, let start, end != .some(nil) else { return nil }
-            return FaultSpec(servers: sel, kind: .window(mode: mode, start: start, end: end ?? nil))
+            guard sel != nil, let start, end != .some(nil) else { return nil }
+            return .window(start: start, end: end ?? nil)
         }
         let up = o.required("up", "how long a server stays up (a distribution of durations)").flatMap { readDistribution($0, durations: true) }
         let down = o.required("down", "how long a server stays down (a distribution of durations)").flatMap { readDistribution($0, durations: true) }
@@ -57,8 +71,8 @@ extension ScenarioReader {
                 sink.add(n.key("up"), "expects about \(NumberFormat.shortest(expected.rounded())) up/down changes per run, expected at most \(WorkloadSpec.maxEvents): lengthen 'up' or 'down'")
             }
         }
-        guard let sel, let up, let down, up.mean > 0 else { return nil }
-        return FaultSpec(servers: sel, kind: .process(mode: mode, up: up, down: down))
+        guard sel != nil, let up, let down, up.mean > 0 else { return nil }
+        return .process(up: up, down: down)
     }
 
     func readProfiles(_ n: Node?) -> ProfileSet? {

@@ -31,7 +31,7 @@ struct ScenarioReader {
         } ?? .gf256
         let workload = readWorkload(obj.optional("workload"), devices: group?.devices, duration: duration)
         let churn = readChurn(obj.optional("churn"), devices: group?.devices, duration: duration)
-        let faults = readFaults(obj.optional("faults"), servers: group?.n, duration: duration)
+        let faults = readFaults(obj.optional("faults"), servers: group?.n, duration: duration, ttl: group?.ttl)
         let profiles = readProfiles(obj.optional("profiles"))
         let sweep = readSweep(obj.optional("sweep"))
         let metrics = readMetrics(obj.optional("metrics"))
@@ -45,6 +45,10 @@ struct ScenarioReader {
             sink.add("protocol.confirm.policy", "got \"after-receive\", expected \"periodic\" or \"never\": after-receive is the as-built client's behaviour (use \"variant\": \"as-built\")")
         }
         if let d = duration, let group, let proto { checkTimerLoad(duration: d, group: group, protocol: proto) }
+        if let group, let proto, proto.rebuild == .correct, group.n < group.k + 2 {
+            sink.add("protocol.rebuild", "got \"correct\" with n = \(group.n) and k = \(group.k), expected n ≥ k + 2: "
+                + "with fewer shares there is nothing to correct with (use \"check\")")
+        }
         if let d = duration, let w = warmup, w >= d {
             sink.add("warmup", "got \"\(w)\", expected a warm-up shorter than the duration (\(d))")
         }
@@ -103,7 +107,8 @@ struct ScenarioReader {
                                 resendRetry: .minutes(10), unsentRetryPeriod: .minutes(10))
         }
         guard let o = ObjectReader(n, allowed: ["variant", "confirm", "receive", "resend_retry", "unsent_retry",
-                                                "resend_multicast_after"]) else { return nil }
+                                                "resend_multicast_after", "rebuild"]) else { return nil }
+        let rebuild = o.optional("rebuild").map { $0.choice(RebuildPolicy.allCases.map(\.rawValue)).flatMap(RebuildPolicy.init) } ?? .firstK
         let before = sink.count
         let variant = o.optional("variant").map { $0.choice(ProtocolVariant.allCases.map(\.rawValue)).flatMap(ProtocolVariant.init) } ?? .thesis
         let confirm = o.optional("confirm").map { c -> ConfirmPolicySpec? in
@@ -129,10 +134,10 @@ struct ScenarioReader {
                 : u.duration(positive: true).map { .some($0) } ?? nil
         }
         let shared = o.optional("resend_multicast_after").map { $0.int(in: 1...1000) } ?? .some(nil)
-        guard sink.count == before, let variant, let confirm, let receive, let resendRetry, let unsent, let shared
-        else { return nil }
+        guard sink.count == before, let variant, let confirm, let receive, let resendRetry, let unsent, let shared,
+              let rebuild else { return nil }
         return ProtocolSpec(variant: variant, confirm: confirm, receive: receive, resendRetry: resendRetry,
-                            resendMulticastAfter: shared, unsentRetryPeriod: unsent)
+                            resendMulticastAfter: shared, unsentRetryPeriod: unsent, rebuild: rebuild)
     }
 
     func readRequire(_ n: Node?) -> [String]? {

@@ -75,6 +75,8 @@ public struct ProtocolSpec: Equatable, Sendable {
     public var resendMulticastAfter: Int? = nil
     /// Unsent messages are retried on reconnect and, if set, periodically.
     public var unsentRetryPeriod: SimDuration?
+    /// How receivers rebuild messages (issue #11).
+    public var rebuild: RebuildPolicy = .firstK
 }
 
 /// When a device sends confirm messages.
@@ -192,6 +194,16 @@ public enum ServerDownMode: String, CaseIterable, Sendable {
     case blackhole
 }
 
+/// When a fault is active.
+public enum FaultActivity: Equatable, Sendable {
+    /// The whole run.
+    case always
+    /// During [start, end) (end nil: until the run ends).
+    case window(start: SimDuration, end: SimDuration?)
+    /// Alternating periods: `up` without the fault, `down` with it.
+    case process(up: DistributionSpec, down: DistributionSpec)
+}
+
 public struct FaultSpec: Equatable, Sendable {
     public enum Kind: Equatable, Sendable {
         /// Down during [start, end) (end nil: until the run ends).
@@ -200,6 +212,10 @@ public struct FaultSpec: Equatable, Sendable {
         case process(mode: ServerDownMode, up: DistributionSpec, down: DistributionSpec)
         /// Restart at `at`, keeping or losing the stored shares.
         case restart(at: SimDuration, keepData: Bool)
+        /// A hostile behaviour (issue #11), active as `when` says.
+        case misbehave(ServerMisbehaviour, when: FaultActivity)
+        /// The selected servers pool what they store (exposure metrics only).
+        case collude(name: String)
     }
     public var servers: ServerSelection
     public var kind: Kind

@@ -30,9 +30,10 @@ public enum Reproduction {
         return ResultSet(scenario: loaded, records: records)
     }
 
-    /// Writes results/<name>/ for every scenario and results/equations.{md,csv,json}.
+    /// Writes results/<name>/ for every scenario (the thesis's, then the hostile-server
+    /// built-ins of docs/adversaries.md) and results/equations.{md,csv,json}.
     public static func execute(out: String, jobs: Int, io: CLIOutput) throws {
-        let scenarios = ThesisScenarios.all
+        let scenarios = ThesisScenarios.all + BuiltinScenarios.hostile.map { ($0.name, $0.text) }
         try OutputSafety.checkReproduceFolder(out, folders: scenarios.map(\.name), files: flatFileNames)
         for (i, s) in scenarios.enumerated() {
             io.err("reproduce: [\(i + 1)/\(scenarios.count + 1)] \(s.name)\n")

@@ -14,6 +14,8 @@ import Testing
         #expect(object["bytes"] as? Int == 656)
         #expect((object["splits_per_second"] as? Double ?? 0) > 0)
         #expect((object["joins_per_second"] as? Double ?? 0) > 0)
+        #expect((object["checks_per_second"] as? Double ?? 0) > 0)
+        #expect((object["corrects_per_second"] as? Double ?? 0) > 0)
         #expect(object["k"] is Int && object["n"] is Int)
     }
 }
