@@ -20,8 +20,9 @@ extension DeviceNode {
             world.noteSent(bytes)
             jsonBytes += bytes.count
             var g = Xoshiro256StarStar(seed: item.splitSeed)
-            guard let (shares, w) = try? world.scheme.split(bytes, k: config.k, n: config.servers, rng: &g) else {
-                world.log(sim.now, index, "cannot split \(label(item.message)); dropped")
+            let shares: [[UInt8]], w: SharingWork
+            do { (shares, w) = try world.scheme.split(bytes, k: config.k, n: config.servers, rng: &g) } catch {
+                world.internalFailure(sim.now, index, "cannot split \(label(item.message)): \(error); dropped")
                 continue
             }
             work = work + w

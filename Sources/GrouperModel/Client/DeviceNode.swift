@@ -196,10 +196,12 @@ final class DeviceNode: SimComponent {
             sim.schedule(.response(requestID: id, outcome: .disconnected), to: me, after: .zero)
             return
         }
+        // The client's per-request CPU cost (building it, parsing its answer) delays the send.
+        let sentAt = useCPU(config.device.requestTime, now: sim.now)
         let request = ServerRequest(requestID: id, device: index, groupID: world.groupID,
-                                    key: accessKeys[server] ?? "", call: call, sentAt: sim.now)
+                                    key: accessKeys[server] ?? "", call: call, sentAt: sentAt)
         let bytes = WireSize.request(call, scheme: config.scheme)
-        let arrival = world.network.requestArrival(device: index, server: server, bytes: bytes, at: sim.now)
+        let arrival = world.network.requestArrival(device: index, server: server, bytes: bytes, at: sentAt)
         // The request timeout is delivered by the server side when it applies (see ServerNode.serve).
         sim.schedule(.request(request), to: world.serverComponents[server], at: arrival)
     }

@@ -32,6 +32,8 @@ public struct DeviceProfile: Codable, Equatable, Sendable {
         .nanoseconds(Int64((Double(w.fieldMultiplyAdds) * nanosPerFieldOp
             + Double(w.randomBytes) * nanosPerRandomByte).rounded()))
     }
+    /// CPU time of building one HTTP request and parsing its response (charged when it is sent).
+    public var requestTime: SimDuration { .nanoseconds(Int64(nanosPerRequest.rounded())) }
     /// CPU time of encoding/decoding `bytes` of JSON plus `storeWrites` store operations.
     public func syncTime(jsonBytes: Int, storeWrites: Int) -> SimDuration {
         .nanoseconds(Int64((Double(jsonBytes) * nanosPerJSONByte

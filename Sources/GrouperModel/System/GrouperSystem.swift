@@ -13,14 +13,23 @@ public final class GrouperSystem {
     public let config: SystemConfig
     let sim: Simulation<GrouperEvent>
     let world: World
+    /// Debug flag: check `_checkInvariants()` after every event (slow; property suites set it).
+    public var checksInvariants = false
+    /// The first invariant violation found while `checksInvariants` was set.
+    public internal(set) var invariantViolation: String?
 
     /// Builds the system and creates the group: the owner registers and initialises it on every
     /// server, then invites the other start members face to face (setup traffic is not timed).
-    public init(config: SystemConfig) throws(SystemConfigError) {
+    public convenience init(config: SystemConfig) throws(SystemConfigError) {
+        try self.init(config: config, scheme: config.scheme.makeScheme())
+    }
+
+    /// The same with another sharing scheme (tests inject a failing one).
+    init(config: SystemConfig, scheme: any SecretSharingScheme) throws(SystemConfigError) {
         try config.validate()
         self.config = config
         sim = Simulation(seed: config.seed, reservingEvents: 4096)
-        world = World(config: config, scheme: config.scheme.makeScheme(), streams: sim.streams)
+        world = World(config: config, scheme: scheme, streams: sim.streams)
         for j in 0..<config.servers {
             let node = ServerNode(index: j, world: world, rng: sim.randomStream(for: "server-\(j)"))
             if world.coalitions.isMember(j) { node.coalitionHeld = [] }
@@ -47,8 +56,11 @@ public final class GrouperSystem {
 
     public var now: SimTime { sim.now }
     public var eventsProcessed: UInt64 { sim.eventsProcessed }
-    /// Runs every event up to and including `time`.
-    public func run(until time: SimTime) { sim.run(until: time) }
+    /// Runs every event up to and including `time` (checking invariants after each one when
+    /// `checksInvariants` is set: GrouperSystem+Invariants.swift).
+    public func run(until time: SimTime) {
+        if checksInvariants { runCheckingInvariants(until: time) } else { sim.run(until: time) }
+    }
 
     // MARK: Control (Grouper API and faults)
 
@@ -106,6 +118,8 @@ public final class GrouperSystem {
 
     public var counters: ProtocolCounters { world.counters }
     public var log: [ProtocolLogEntry] { world.log }
+    /// Failures of the model itself (a bug, never bad input): a non-empty list makes the run fail.
+    public var internalFailures: [String] { world.internalFailures }
     /// Turns the protocol log on or off (on by default; off for long sweeps).
     public var loggingEnabled: Bool {
         get { world.logEnabled }

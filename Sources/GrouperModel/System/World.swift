@@ -41,6 +41,8 @@ final class World {
     /// Devices the owner was asked to invite (after the initial members), with the time asked.
     var invitations: [(device: Int, at: SimTime)] = []
     var nextRequestID = 1
+    /// Failures that are bugs in the model, not outcomes of the protocol (see `internalFailure`).
+    var internalFailures: [String] = []
     /// Digests of every message uploaded, kept only when some server may alter shares
     /// (`verifyDeliveries`): the reference for corrupted deliveries.
     var sentDigests: Set<UInt64> = []
@@ -61,6 +63,13 @@ final class World {
         groupID = MessageIDGenerator.make(using: &grng)
         counters = ProtocolCounters(ttl: config.ttl)
         coalitions = CoalitionTracker(coalitions: config.coalitions, servers: config.servers, k: config.k)
+    }
+
+    /// Records a failure of the model's own code (an operation that cannot fail on valid
+    /// state did): the run goes on, and its executor reports it as an internal error.
+    func internalFailure(_ time: SimTime, _ device: Int, _ text: String) {
+        internalFailures.append("\(time) D\(device): \(text)")
+        log(time, device, "internal error: " + text)
     }
 
     func log(_ time: SimTime, _ device: Int, _ text: @autoclosure () -> String) {

@@ -162,7 +162,7 @@ public enum RunCommand {
                                                      partial: bar.enabled ? bar.updatePartial : nil)
             } catch {
                 bar.finish()
-                throw CLIError("run: \(scenario.base.name): \(error)", exitCode: .badInput)
+                throw CLIError("run: \(scenario.base.name): \(error)", exitCode: error is RunFailure ? .internalError : .badInput)
             }
             bar.finish()
             try write(scenario, records, o, io: io, multiple: loaded.count > 1)

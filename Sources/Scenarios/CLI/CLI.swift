@@ -7,6 +7,8 @@ public enum ExitCode: Int32, Sendable {
     case checkerFailed = 1
     /// Bad input: arguments, scenario files.
     case badInput = 2
+    /// A failure of the tool itself (a bug, never the input): an executor that broke.
+    case internalError = 3
 }
 
 /// A user-facing error: the message says what was wrong and what is allowed.
@@ -86,6 +88,9 @@ public enum GrouperCLI {
         } catch let e as CLIError {
             io.err("error: \(e.message)\n")
             return e.exitCode.rawValue
+        } catch let e as RunFailure {
+            io.err("error: \(e)\n")
+            return ExitCode.internalError.rawValue
         } catch {
             io.err("error: \(error)\n")
             return ExitCode.badInput.rawValue

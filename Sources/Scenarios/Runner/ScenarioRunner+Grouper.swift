@@ -32,6 +32,10 @@ public struct GrouperExecutor: RunExecutor {
         let atWarmup = system.counters, trafficAtWarmup = system.traffic, exposureAtWarmup = system.shareSecondsOnServers
         latency.since = warmup
         sampler.run(until: end, end: end, progress: run.onProgress)
+        if let first = system.internalFailures.first {
+            throw RunFailure(runIndex: run.index, message: "internal error (a bug in the model, not bad input): \(first)"
+                             + (system.internalFailures.count > 1 ? " (and \(system.internalFailures.count - 1) more)" : ""))
+        }
         let report = system.check()
         if let path = run.tracePath {
             try TraceFile.write(system.log.map(\.description).joined(separator: "\n") + "\n", to: path)

@@ -7,14 +7,14 @@ import GrouperModel
 extension ProfileCatalog.Field {
     typealias Path<Value> = WritableKeyPath<SystemConfig, Value> & Sendable
 
-    /// A duration the model keeps as Double nanoseconds.
+    /// A duration the model keeps as Double nanoseconds (a cost per operation: at most 1 s).
     static func nanos(_ name: String, _ path: Path<Double>, _ summary: String) -> Self {
-        Self(name: name, unit: .duration, summary: summary,
+        Self(name: name, unit: .duration, summary: summary, longest: .seconds(Int64(1)),
              read: { $0[keyPath: path] / 1e9 }, apply: { $0[keyPath: path] = $1 * 1e9 })
     }
     /// A duration the model keeps as Int64 nanoseconds.
-    static func nanos(_ name: String, _ path: Path<Int64>, _ summary: String) -> Self {
-        Self(name: name, unit: .duration, summary: summary,
+    static func nanos(_ name: String, _ path: Path<Int64>, _ summary: String, longest: SimDuration = .days(1)) -> Self {
+        Self(name: name, unit: .duration, summary: summary, longest: longest,
              read: { Double($0[keyPath: path]) / 1e9 }, apply: { $0[keyPath: path] = GrouperExecutor.nanos($1) })
     }
     /// A timeout: a `SimDuration` of at least 1 ns (0 would time every request out at once).

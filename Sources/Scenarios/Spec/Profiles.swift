@@ -53,6 +53,10 @@ public enum ProfileCatalog {
         public var name: String
         public var unit: ProfileUnit
         public var summary: String
+        /// The longest value a `.duration` field takes: a per-operation cost is multiplied by
+        /// counts (field operations, shares), a delay is added per server index, so both stay
+        /// well below the scenario-wide bound and nothing the model forms from them overflows.
+        public var longest: SimDuration = .days(1)
         let read: @Sendable (SystemConfig) -> Double
         let apply: @Sendable (inout SystemConfig, Double) -> Void
     }
@@ -77,7 +81,8 @@ public enum ProfileCatalog {
         ]
         case .server: return [
             .nanos("processing", \.server.nanosPerRequest, "server time per request"),
-            .nanos("per_share", \.server.nanosPerShare, "server time per share stored or returned"),
+            .nanos("per_share", \.server.nanosPerShare, "server time per share stored or returned",
+                  longest: .seconds(Int64(1))),
         ]
         }
     }

@@ -125,8 +125,13 @@ extension Node {
         return s
     }
 
-    /// A duration string, never negative; `positive` also forbids zero.
-    func duration(positive: Bool) -> SimDuration? {
+    /// The longest duration a scenario may give anywhere: every sum the model forms from
+    /// a handful of them (a time plus delays) stays far inside Int64 nanoseconds (292 years).
+    static let longestDuration = SimDuration.days(3650)
+
+    /// A duration string, never negative, at most `atMost` (a located error, not a trap in
+    /// the arithmetic it later feeds); `positive` also forbids zero.
+    func duration(positive: Bool, atMost: SimDuration = Node.longestDuration) -> SimDuration? {
         guard case .string(let s) = value else { fail(Self.durationHelp); return nil }
         let d: SimDuration
         do { d = try SimDuration(parsing: s) } catch {
@@ -134,6 +139,7 @@ extension Node {
         }
         if positive && d.nanoseconds <= 0 { fail("a positive duration"); return nil }
         if d.nanoseconds < 0 { fail("a duration ≥ 0"); return nil }
+        if d > atMost { fail("a duration ≤ \(atMost)"); return nil }
         return d
     }
 

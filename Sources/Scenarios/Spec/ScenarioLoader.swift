@@ -53,18 +53,47 @@ public enum ScenarioLoader {
         let reader = ScenarioReader(sink: sink)
         guard let base = reader.read(tree), sink.isEmpty else { throw ScenarioError(issues: sink.issues) }
         checkSweepPaths(base.sweep, tree: tree, sink: sink)
+        checkOverlaps(base.sweep, sink: sink)
         guard sink.isEmpty else { throw ScenarioError(issues: sink.issues) }
         let points = SweepPoint.expand(base.sweep)
         var specs: [ScenarioSpec] = []
         specs.reserveCapacity(points.count)
         for p in points {
-            var t = tree
-            for a in p.assignments { t = try! JSONPath.setting(t, JSONPath.parse(a.path)![...], to: a.value) }
             sink.context = p.assignments.isEmpty ? "" : "in sweep point \(p.index) (\(p.label)): "
-            if let s = reader.read(t) { specs.append(s) }
+            if let t = patched(tree, p, sink: sink), let s = reader.read(t) { specs.append(s) }
         }
         guard sink.isEmpty else { throw ScenarioError(issues: sink.issues) }
         return LoadedScenario(source: source, base: base, points: points, pointSpecs: specs)
+    }
+
+    /// `tree` with the point's values applied; a value that cannot be placed
+    /// (a later path crossing an earlier value) is a located issue, not a crash.
+    static func patched(_ tree: JSONValue, _ point: SweepPoint, sink: IssueSink) -> JSONValue? {
+        var t = tree
+        for a in point.assignments {
+            guard let path = JSONPath.parse(a.path) else { sink.add("sweep", "got \"\(a.path)\", expected a path"); return nil }
+            do { t = try JSONPath.setting(t, path[...], to: a.value) } catch {
+                sink.add("sweep", "got \"\(a.path)\", which cannot be set: \(error.message)")
+                return nil
+            }
+        }
+        return t
+    }
+
+    /// Two swept paths where one is a prefix of the other (`group` and
+    /// `group.k`) would overwrite each other; say which entries clash.
+    static func checkOverlaps(_ axes: [SweepAxis], sink: IssueSink) {
+        var seen: [(path: [JSONPathComponent], text: String, where_: String)] = []
+        for (i, axis) in axes.enumerated() {
+            for (j, p) in axis.parameters.enumerated() {
+                let where_ = axis.parameters.count > 1 ? "sweep[\(i)].zip[\(j)].path" : "sweep[\(i)].path"
+                guard let path = JSONPath.parse(p.path) else { continue }
+                for s in seen where s.path.starts(with: path) || path.starts(with: s.path) {
+                    sink.add(where_, "got \"\(p.path)\", which overlaps \"\(s.text)\" at \(s.where_); expected disjoint sweep paths")
+                }
+                seen.append((path, p.path, where_))
+            }
+        }
     }
 
     /// Every sweep path must land on a place in the document (checked once, so

@@ -102,7 +102,7 @@ extension ScenarioReader {
             guard let v = o.optional(f.name) else { continue }
             let value: Double?
             switch f.unit {
-            case .duration: value = v.duration(positive: false)?.seconds
+            case .duration: value = v.duration(positive: false, atMost: f.longest)?.seconds
             case .bytesPerSecond: value = v.double(in: 1...1e15, "a bandwidth in bytes/s in 1...1e15")
             case .bytes: value = v.int(in: 0...1_000_000_000).map(Double.init)
             }

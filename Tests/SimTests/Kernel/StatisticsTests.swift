@@ -4,15 +4,6 @@ import Foundation
 
 @Suite("Statistics")
 struct StatisticsTests {
-    @Test func counterCountsAndMerges() {
-        var a = Counter(), b = Counter(5)
-        a.increment(); a.increment(by: 3)
-        a.merge(b)
-        b.increment()
-        #expect(a.value == 9)
-        #expect(b.value == 6)
-    }
-
     @Test func tallyMatchesTwoPassFormulas() {
         let xs: [Double] = [2, 4, 4, 4, 5, 5, 7, 9]
         let t = Tally(xs)
@@ -100,44 +91,5 @@ struct StatisticsTests {
         #expect(abs(q.average(upTo: end) - 2) < 1e-12)
         #expect(q.min == 0 && q.max == 4)
         #expect(TimeWeightedAverage(initialValue: 3).average(upTo: .zero) == 3)
-    }
-
-    @Test func linearHistogramQuantiles() {
-        var h = Histogram(linearFrom: 0, to: 100, buckets: 100)
-        for i in 0..<1000 { h.add(Double(i) / 10) }   // uniform on [0, 100)
-        #expect(h.count == 1000 && h.underflow == 0 && h.overflow == 0)
-        #expect(abs(h.quantile(0.5) - 50) < 0.2)
-        #expect(abs(h.quantile(0.9) - 90) < 0.2)
-        #expect(h.quantile(0) == 0 && h.quantile(1) == 99.9)
-        h.add(-1); h.add(1000)
-        #expect(h.underflow == 1 && h.overflow == 1)
-        #expect(h.quantile(0.0001) == -1)
-        #expect(h.quantile(1) == 1000)
-        #expect(Histogram(linearFrom: 0, to: 1, buckets: 4).quantile(0.5).isNaN)
-    }
-
-    @Test func logHistogramBucketsAreConsistent() {
-        var h = Histogram(logarithmicFrom: 1e-3, to: 1e3, buckets: 60)
-        for i in 0..<60 {
-            let (lo, hi) = h.bucketBounds(i)
-            #expect(lo < hi)
-            #expect(h.bucketIndex(lo) == i)
-            #expect(h.bucketIndex(hi.nextDown) == i)
-        }
-        var rng = Xoshiro256StarStar(seed: 5)
-        var exact: [Double] = []
-        for _ in 0..<20_000 {
-            let x = rng.nextExponential(mean: 1)
-            exact.append(x); h.add(x)
-        }
-        exact.sort()
-        for p in [0.5, 0.9, 0.99] {
-            let truth = exact[Int(p * Double(exact.count))]
-            #expect(abs(h.quantile(p) - truth) / truth < 0.12, "p \(p)")
-        }
-        var other = Histogram(logarithmicFrom: 1e-3, to: 1e3, buckets: 60)
-        other.add(5)
-        h.merge(other)
-        #expect(h.count == 20_001)
     }
 }

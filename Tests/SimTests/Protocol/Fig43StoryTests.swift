@@ -98,9 +98,10 @@ private func at(_ minutes: Int64, _ seconds: Int64 = 0) -> SimTime { SimTime.zer
 
     /// Golden fingerprints: equal in every process (Swift seeds hashing per process, so a
     /// Dictionary order leaking into behaviour would change them). Update only on purpose
-    /// (last: #17, per-receiver share store and servers that sweep while down).
+    /// (last: #14, the device profile's per-request cost is charged).
     @Test func goldenFingerprints() throws {
-        #expect(try Self.run().fingerprint == "8e42fd90bc459d0f")
-        #expect(try RandomRun.make(seed: 3, variant: .thesis).fingerprint == "c13a64c62faf7e40")
+        let story = try Self.run().fingerprint, random = try RandomRun.make(seed: 3, variant: .thesis).fingerprint
+        #expect(story == "86ec91f2a1c5a954")
+        #expect(random == "354fdf37ecd55485")
     }
 }

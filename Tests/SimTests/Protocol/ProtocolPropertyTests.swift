@@ -16,6 +16,17 @@ struct RandomRun {
         ProcessInfo.processInfo.environment["GROUPER_PROPERTY_SEEDS"].flatMap(Int.init) ?? 300
     }
 
+    /// Debug builds check every invariant after every event on the first seeds of each suite
+    /// (`GROUPER_INVARIANT_SEEDS`, default 8, about +20 s on the 2-core machine; release builds: none).
+    static func checksInvariants(_ seed: UInt64) -> Bool {
+        #if DEBUG
+        let n = ProcessInfo.processInfo.environment["GROUPER_INVARIANT_SEEDS"].flatMap(UInt64.init) ?? 8
+        return seed <= n
+        #else
+        return false
+        #endif
+    }
+
     static func make(seed: UInt64, variant: ProtocolVariant, resendMulticastAfter: Int? = nil) throws -> GrouperSystem {
         var rng = Xoshiro256StarStar(seed: seed)
         let devices = rng.int(in: 2...5), n = rng.int(in: 2...5)
@@ -28,6 +39,7 @@ struct RandomRun {
         c.resendMulticastAfter = resendMulticastAfter
         let system = try GrouperSystem(config: c)
         system.loggingEnabled = ProcessInfo.processInfo.environment["GROUPER_LOG"] != nil
+        system.checksInvariants = checksInvariants(seed)
         let minute = { (m: Int) in SimTime.zero + .minutes(Int64(m)) }
         for d in 0..<devices where !(lateInvite && d == 0) {
             var t = rng.int(in: 0...10)
@@ -62,6 +74,7 @@ struct RandomRun {
             }
         }
         system.run(until: faultEnd + quiet)
+        #expect(system.invariantViolation == nil, "seed \(seed) \(variant): \(system.invariantViolation ?? "")")
         return system
     }
 }

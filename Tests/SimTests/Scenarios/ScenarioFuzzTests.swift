@@ -12,7 +12,7 @@ import SimKernel
     let replacements: [JSONValue] = [
         .null, .bool(true), .number(0), .number(-1), .number(1e300), .number(-1e300), .number(0.5),
         .number(1e15), .number(256), .number(1001), .string(""), .string("0s"), .string("-5min"),
-        .string("1e9d"), .string("9999999999999d"), .string("1ns"), .string("2h"), .string("all"),
+        .string("1e9d"), .string("9999999999999d"), .string("106751d"), .string("3650d"), .string("1d"), .string("1ns"), .string("2h"), .string("all"),
         .string("thesis"), .array([]), .array([.number(1)]), .array([.string("x")]), .object([]),
         .object([("dist", .string("exponential")), ("mean", .string("0s"))]),
         .object([("start", .string("1h")), ("end", .string("30min"))]),

@@ -1,0 +1,32 @@
+extension UntrustedServer {
+    /// Checks the store's structural invariants; returns the first violation, nil when all hold.
+    /// O(shares + users); for tests and flag-gated debug runs (`GrouperSystem.checksInvariants`).
+    ///
+    /// - shares are sorted by id, ids unique and below `nextShareID`;
+    /// - each share's group, sender and receiver are existing entities;
+    /// - the key index names exactly the stored shares, each under its own key;
+    /// - the group and user indices point at the entities they name.
+    public func _checkInvariants() -> String? {
+        for i in shares.indices.dropFirst() where shares[i - 1].id >= shares[i].id {
+            return "shares out of id order at \(i)"
+        }
+        if let last = shares.last, last.id >= nextShareID { return "share id \(last.id) ≥ next id \(nextShareID)" }
+        for e in shares {
+            guard groups.indices.contains(e.group), users.indices.contains(e.sender),
+                  e.receiver.map(users.indices.contains) ?? true else { return "share \(e.id) names a missing entity" }
+            guard shareIDByMessage[shareKey(group: e.group, messageID: e.messageID, receiver: e.receiver)] == e.id else {
+                return "share \(e.id) is not indexed under its key"
+            }
+        }
+        if shareIDByMessage.count != shares.count {
+            return "the key index has \(shareIDByMessage.count) entries for \(shares.count) shares"
+        }
+        for (id, g) in groupByID.sorted(by: { $0.key < $1.key }) where !groups.indices.contains(g) || groups[g].groupID != id {
+            return "group index \(id) → \(g) is stale"
+        }
+        for (key, u) in userByKey.sorted(by: { $0.key < $1.key }) where !users.indices.contains(u) || users[u].accessKey != key {
+            return "user index → \(u) is stale"
+        }
+        return nil
+    }
+}

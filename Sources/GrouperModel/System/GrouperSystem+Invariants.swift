@@ -1,0 +1,35 @@
+import SimKernel
+
+extension GrouperSystem {
+    /// Checks the kernel (event queue), every server's store and every device's delivery
+    /// state; returns the first violation, nil when all hold. O(state): for tests and the
+    /// `checksInvariants` flag, never normal runs.
+    public func _checkInvariants() -> String? {
+        if let p = sim.checkInvariants() { return "kernel: \(p)" }
+        for node in world.serverNodes {
+            if let p = node.server._checkInvariants() { return "server \(node.index): \(p)" }
+        }
+        for node in world.deviceNodes {
+            if let p = node.delivery._checkInvariants() { return "device \(node.index): delivery: \(p)" }
+        }
+        return nil
+    }
+
+    /// Runs every event up to and including `time`, checking `_checkInvariants()` before the
+    /// first event and after each one; stops at the first violation (kept in
+    /// `invariantViolation`, with the time and event count).
+    func runCheckingInvariants(until time: SimTime) {
+        sim.run(while: { sim in
+            guard self.invariantViolation == nil else { return false }
+            if let p = self._checkInvariants() {
+                self.invariantViolation = "at \(sim.now) after \(sim.eventsProcessed) events: \(p)"
+                return false
+            }
+            return (sim.nextEventTime() ?? .distantFuture) <= time
+        })
+        if invariantViolation == nil, let p = _checkInvariants() {
+            invariantViolation = "at \(sim.now) after \(sim.eventsProcessed) events: \(p)"
+        }
+        if invariantViolation == nil { sim.run(until: time) }  // moves the clock to `time`
+    }
+}
