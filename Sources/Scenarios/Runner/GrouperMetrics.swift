@@ -42,6 +42,8 @@ struct GrouperMetrics {
         case "messages_rebuilt": return count(.messagesRebuilt)
         case "unsent_retries": return count(.unsentRetries)
         case "upload_failures": return count(.uploadFailures)
+        case "upload_attempts_failed": return count(.uploadAttemptsFailed)
+        case "failed_uploads_rebuildable": return count(.failedButRebuildable)
         case "delivery_latency", "delivery_latency_p50", "delivery_latency_p95", "delivery_latency_max":
             return latency.metric(name)
         case "bytes_uploaded", "bytes_downloaded", "requests": return Self.trafficMetric(name, traffic)
