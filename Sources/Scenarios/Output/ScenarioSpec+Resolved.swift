@@ -18,10 +18,25 @@ extension ScenarioSpec {
             ("metrics", .array(metrics.map { .string($0) })),
             ("require", .array(require.map { .string($0) })),
         ]
+        if architecture == .central { top = Self.centralOnly(top, central) }
         if let series {
             top.append(("series", .object([("every", Self.duration(series.every)), ("metrics", .array(series.metrics.map { .string($0) }))])))
         }
         return .object(top)
+    }
+
+    /// A central point: without the Grouper-only keys the reader rejects for it, with its
+    /// architecture and options (Grouper points are written as before, byte for byte).
+    static func centralOnly(_ top: [(String, JSONValue)], _ central: CentralSpec) -> [(String, JSONValue)] {
+        let grouperOnly = ScenarioReader.grouperOnlyKeys.map(\.path)
+        var out: [(String, JSONValue)] = top.compactMap { key, value in
+            if grouperOnly.contains([key]) { return nil }
+            guard case .object(let members) = value, key == "protocol" else { return (key, value) }
+            return (key, .object(members.filter { !grouperOnly.contains([key, $0.0]) }))
+        }
+        out.append(("architecture", .string(Architecture.central.rawValue)))
+        if let r = central.retention { out.append(("central", .object([("retention", duration(r))]))) }
+        return out
     }
 
     var groupJSON: JSONValue {
