@@ -99,13 +99,24 @@ extension DeviceNode {
         }
     }
 
-    /// A put answer that arrives after its job's verdict still counts stored shares.
+    /// A put answer that arrives after its job's verdict still counts stored shares. After a
+    /// failed verdict the log says what the late answer did: shares stored late can still be
+    /// rebuilt by receivers although the sender keeps the messages unsent.
     func lateAnswer(job id: Int, stored: Bool, _ sim: Simulation<GrouperEvent>) {
         guard var late = lateJobs[id] else { return }
         if stored {
             for t in late.types { world.counters.add(.sharesStored, device: index, type: t, at: sim.now) }
+            late.stored += 1
+            if !late.succeeded && late.stored == config.k {
+                for t in late.types { world.counters.add(.failedButRebuildable, device: index, type: t, at: sim.now) }
+            }
         }
         late.remaining -= 1
+        if !late.succeeded {
+            world.log(sim.now, index, "late answer to failed upload job \(id): \(stored ? "stored" : "not stored"); "
+                + "now on \(late.stored) of \(config.s) needed servers, \(late.remaining) still unanswered"
+                + (late.stored >= config.k ? " (receivers can rebuild it; the sender still retries it)" : ""))
+        }
         lateJobs[id] = late.remaining > 0 ? late : nil
     }
 
@@ -113,7 +124,8 @@ extension DeviceNode {
         guard let j = job else { return }
         job = nil
         if j.answered < config.servers {
-            lateJobs[j.id] = (types: j.items.map(\.message.type), remaining: config.servers - j.answered)
+            lateJobs[j.id] = LateJob(types: j.items.map(\.message.type), remaining: config.servers - j.answered,
+                                     succeeded: success, stored: j.okServers.count)
         }
         world.recordTiming(TransferTiming(direction: .upload, device: index, messages: j.items.count,
                                             start: j.start, end: sim.now, dataSync: j.syncTime,
@@ -136,14 +148,30 @@ extension DeviceNode {
             }
         } else {
             for item in j.items {
-                world.counters.add(.uploadFailures, device: index, type: item.message.type, at: sim.now)
+                world.counters.add(.uploadAttemptsFailed, device: index, type: item.message.type, at: sim.now)
+                if !item.failedBefore { world.counters.add(.uploadFailures, device: index, type: item.message.type, at: sim.now) }
+                if j.okServers.count >= config.k {
+                    world.counters.add(.failedButRebuildable, device: index, type: item.message.type, at: sim.now)
+                }
             }
-            world.log(sim.now, index, "upload failed (\(j.okServers.count) of \(config.s) servers) "
+            let pending = config.servers - j.answered
+            world.log(sim.now, index, "upload failed (job \(j.id): stored on \(j.okServers.count) of \(config.s) needed servers, "
+                + "\(j.failed) failed" + (pending > 0 ? ", \(pending) not answered yet" : "") + ") "
                 + "\(j.items.map { label($0.message) }.joined(separator: ",")) to \(to); unsent")
-            unsent.append(contentsOf: j.items)
+            unsent.append(contentsOf: j.items.map { var item = $0; item.failedBefore = true; return item })
         }
         kickOutbox(sim)
     }
+}
+
+/// An upload job decided before every server answered: its answers still come in.
+struct LateJob {
+    var types: [MessageType]
+    var remaining: Int
+    /// The job's verdict.
+    var succeeded: Bool
+    /// Servers that stored the shares so far (at the verdict, plus late ones).
+    var stored: Int
 }
 
 extension DeviceNode {

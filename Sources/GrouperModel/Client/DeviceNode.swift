@@ -17,6 +17,8 @@ struct OutboxItem: Sendable {
     /// Upload's receiver attribute on the servers: nil = multicast, else a node id.
     var shareReceiver: String?
     var isReupload: Bool
+    /// True once an upload of this item failed (so `uploadFailures` counts a message once).
+    var failedBefore = false
 }
 
 /// One device running the Grouper client (sender, receiver, Algorithm 1, sync store).
@@ -54,7 +56,7 @@ final class DeviceNode: SimComponent {
     var unsent: [OutboxItem] = []
     var job: UploadJob?
     /// Jobs decided before every server answered: their message types and answers still due.
-    var lateJobs: [Int: (types: [MessageType], remaining: Int)] = [:]
+    var lateJobs: [Int: LateJob] = [:]
     var nextJobID = 1
     var wedged = false
     /// Messages of jobs that wedged the sender (as-built): never finalised, never retried.

@@ -16,8 +16,14 @@ public enum CounterKind: String, CaseIterable, Codable, Sendable, Comparable {
     case reUploads
     /// Messages taken from the unsent queue for another try.
     case unsentRetries
-    /// Messages whose upload failed (fewer than s servers).
+    /// Messages whose upload failed (fewer than s servers) at least once: counted at a
+    /// message's first failure only.
     case uploadFailures
+    /// Failed upload attempts, per message: a message that fails three times counts three.
+    case uploadAttemptsFailed
+    /// Messages of a failed upload attempt whose shares still reached ≥ k servers (at the
+    /// verdict or by late answers): receivers can rebuild them although the sender retries.
+    case failedButRebuildable
     /// Rebuilt messages dropped as duplicates.
     case duplicatesDropped
     /// Joins whose result did not decode as a Grouper message.

@@ -33,7 +33,7 @@ extension GrouperCLI {
             let dir = out ?? "results/\(result.spec.name)"
             do { try OutputDirectory.write(result.files, to: dir) } catch { throw CLIError("merge: \(error)") }
             io.out(result.summaryMarkdown + "\nwrote \(dir)/ (\(result.records.count) runs from \(shards.count) shards, fingerprint \(NumberFormat.hex(result.fingerprint)))\n")
-            var o = RunOptions(); o.seed = shards[0].file.seed
+            var o = RunOptions(); o.seed = shards[0].file.seed; o.engine = result.engine; o.replications = shards[0].file.replications
             return RunCommand.report(failures: result.records, scenario: result.scenario, o, io: io) ? .checkerFailed : .ok
         })
     }

@@ -14,10 +14,12 @@ public struct RunOptions: Sendable {
     public var point: Int?
     public var replication: Int?
     public var engine = Engine.grouper
+    /// `--progress auto|always|never`.
+    public var progress = ProgressMode.auto
     public init() {}
 
     static let known = ["--seed", "--replications", "--jobs", "--out", "--trace", "--events", "--event-kinds", "--shard", "--point",
-                        "--replication", "--engine"]
+                        "--replication", "--engine", "--progress"]
 
     public static func parse(_ args: [String]) throws -> RunOptions {
         var l = ArgumentList(args, command: "run")
@@ -43,6 +45,12 @@ public struct RunOptions: Sendable {
             }
             o.engine = engine
         }
+        if let p = try l.option("--progress") {
+            guard let mode = ProgressMode(rawValue: p) else {
+                throw CLIError("run: --progress must be one of \(ProgressMode.allCases.map(\.rawValue).joined(separator: ", ")), got '\(p)'")
+            }
+            o.progress = mode
+        }
         o.files = l.positionals()
         try l.finish(known: known)
         guard !o.files.isEmpty else { throw CLIError("run: which scenario? give one or more FILEs (or a built-in name from `grouper-sim list`)") }
@@ -50,6 +58,9 @@ public struct RunOptions: Sendable {
             throw CLIError("run: --shard selects a slice of the sweep; --point/--replication select one run; use one or the other")
         }
         if (o.point == nil) != (o.replication == nil) { throw CLIError("run: --point and --replication go together (they name one run)") }
+        if o.point != nil && o.out != nil {
+            throw CLIError("run: --out has no effect with --point/--replication (one run prints its metrics and writes no result files); drop --out, or drop --point to write results")
+        }
         if o.events != nil && o.engine != .grouper {
             throw CLIError("run: --events traces the protocol model's events; the \(o.engine.rawValue) engine has none (drop --engine)")
         }
@@ -80,7 +91,7 @@ extension GrouperCLI {
             USAGE: grouper-sim run FILE… [--seed S] [--replications R] [--jobs J] [--out DIR]
                                   [--trace FILE] [--events FILE [--event-kinds K,…]]
                                   [--shard i/N] [--point P --replication R]
-                                  [--engine grouper|synthetic]
+                                  [--engine grouper|synthetic] [--progress auto|always|never]
 
             Runs every sweep point × replication of each scenario (docs/scenarios.md) and writes
             runs.csv, summary.csv, summary.md, plot-*.svg (and, with "series", series.csv and
@@ -93,7 +104,8 @@ extension GrouperCLI {
               --replications R   replace the scenario's replication count
               --jobs J           run up to J runs at once on local cores (default: all cores);
                                  the output is identical for every J
-              --out DIR          output folder (see above)
+              --out DIR          output folder (see above); replaced only when absent, empty or a
+                                 previous grouper-sim result, else exit 2 with nothing touched
               --trace FILE       write the protocol log (one line per protocol step) of the
                                  one selected run to FILE
               --events FILE      write every simulation event of the one selected run to FILE
@@ -109,7 +121,11 @@ extension GrouperCLI {
               --engine E         grouper (the protocol model, default) or synthetic (a
                                  deterministic stand-in for testing the pipeline)
 
-            Results go to stdout, progress to stderr (a bar on a terminal).
+              --progress P       auto (default): a bar on a terminal, else a progress line at the
+                                 start, every 10 s and at the end (logs, Slurm); always: the
+                                 bar even without a terminal; never: no progress
+
+            Results go to stdout, progress to stderr.
             EXIT CODES: 0 ok, 1 a checker failed (the replay command is printed), 2 bad input.
 
             """,
@@ -122,7 +138,7 @@ extension GrouperCLI {
 /// The body of `grouper-sim run`, callable from tests with any executor.
 public enum RunCommand {
     public static func execute(_ o: RunOptions, executor: (any RunExecutor)? = nil, io: CLIOutput,
-                               progress: Bool = isatty(2) != 0) throws -> ExitCode {
+                               terminal: Bool = isatty(2) != 0) throws -> ExitCode {
         guard let scenarios = loadAll(o.files, io: io) else { return .badInput }
         let loaded = scenarios.map { $0.overriding(seed: o.seed, replications: o.replications) }
         let names = loaded.map(\.base.name)
@@ -130,6 +146,7 @@ public enum RunCommand {
             throw CLIError("run: two scenarios are named '\(dup.element)'; their results would share a folder")
         }
         let exec = executor ?? o.engine.executor
+        try checkDestinations(loaded, o)
         var failed = false
         for scenario in loaded {
             let plan = RunPlan(scenario, tracePath: o.trace, events: o.events)
@@ -137,11 +154,12 @@ public enum RunCommand {
             for (option, given) in [("--trace", o.trace != nil), ("--events", o.events != nil)] where given && runs.count != 1 {
                 throw CLIError("run: \(option) needs exactly one run, \(scenario.base.name) has \(runs.count); add --point P --replication R")
             }
-            let bar = ProgressBar(label: scenario.base.name, enabled: progress, io: io)
+            let bar = ProgressBar(label: scenario.base.name, style: ProgressBar.style(o.progress, terminal: terminal), io: io)
+            bar.begin(runs.count)
             let records: [RunRecord]
             do {
                 records = try ParallelRunner.execute(runs, executor: exec, jobs: o.jobs, progress: bar.update,
-                                                     partial: progress ? bar.updatePartial : nil)
+                                                     partial: bar.enabled ? bar.updatePartial : nil)
             } catch {
                 bar.finish()
                 throw CLIError("run: \(scenario.base.name): \(error)", exitCode: error is RunFailure ? .internalError : .badInput)
@@ -170,17 +188,25 @@ public enum RunCommand {
         return out
     }
 
+    /// Every output path is checked before any run starts (docs/cli.md, output safety):
+    /// trace files, and each result folder.
+    static func checkDestinations(_ loaded: [LoadedScenario], _ o: RunOptions) throws {
+        do {
+            if let t = o.trace { _ = try OutputSafety.checkFile(t, option: "--trace") }
+            if let e = o.events { _ = try OutputSafety.checkFile(e.path, option: "--events") }
+            guard o.point == nil else { return }
+            for s in loaded { _ = try OutputSafety.checkFolder(outputFolder(s, o, multiple: loaded.count > 1), option: "--out") }
+        } catch let e as OutputDirectory.WriteError { throw CLIError("run: \(e.description)") }
+    }
+
     static func select(_ plan: RunPlan, _ o: RunOptions) throws -> [ResolvedRun] {
         if let (i, n) = o.shard { return plan.shard(i, of: n) }
         guard let p = o.point, let r = o.replication else { return plan.runs }
         let reps = plan.scenario.base.replications, points = plan.scenario.points.count
         guard p < points else { throw CLIError("run: --point must be in 0...\(points - 1) for \(plan.scenario.base.name), got \(p)") }
-        // A replay may name a replication beyond the file's count: its seed depends only on (seed, point, replication).
         guard r < reps else {
-            var run = plan.runs[p * reps]
-            run.replication = r; run.index = p * reps + r
-            run.seed = RunPlan.runSeed(scenarioSeed: plan.scenario.base.seed, point: p, replication: r)
-            return [run]
+            throw CLIError("run: --replication must be in 0...\(reps - 1) for \(plan.scenario.base.name), got \(r) "
+                + "(to replay a later replication, add --replications \(r + 1))")
         }
         return [plan.runs[p * reps + r]]
     }
@@ -204,12 +230,13 @@ public enum RunCommand {
         }
         do {
             if let (i, n) = o.shard {
-                let shard = ShardFile(shard: i, of: n, source: s.source, seed: o.seed, replications: o.replications, records: records)
+                let shard = ShardFile(shard: i, of: n, source: s.source, seed: o.seed, replications: o.replications, records: records,
+                                      engine: o.engine)
                 try OutputDirectory.write([(ShardFile.fileName, shard.render())], to: dir)
                 io.out("wrote \(dir)/\(ShardFile.fileName) (shard \(i) of \(n): \(records.count) runs)\n")
                 return
             }
-            let result = ResultSet(scenario: s, records: records)
+            let result = ResultSet(scenario: s, records: records, engine: o.engine)
             try OutputDirectory.write(result.files, to: dir)
             io.out(result.summaryMarkdown + "\nwrote \(dir)/ (\(records.count) runs, fingerprint \(NumberFormat.hex(result.fingerprint)))\n")
         } catch let e as OutputDirectory.WriteError { throw CLIError("run: \(e.description)") }
@@ -223,7 +250,8 @@ public enum RunCommand {
                 io.err("checker failed: \(scenario.base.name) run \(r.index) (point \(r.point), replication \(r.replication), seed \(r.seed)): \(c.name) (\(c.kind.rawValue)): \(c.detail)\n")
             }
             let engine = o.engine == .grouper ? "" : " --engine \(o.engine.rawValue)"
-            io.err("replay: grouper-sim run \(scenario.source.label.hasPrefix("builtin:") ? String(scenario.source.label.dropFirst(8)) : scenario.source.label) --seed \(scenario.base.seed) --point \(r.point) --replication \(r.replication)\(engine)\n")
+            let reps = o.replications.map { " --replications \($0)" } ?? ""
+            io.err("replay: grouper-sim run \(scenario.source.label.hasPrefix("builtin:") ? String(scenario.source.label.dropFirst(8)) : scenario.source.label) --seed \(scenario.base.seed)\(reps) --point \(r.point) --replication \(r.replication)\(engine)\n")
         }
         return !failed.isEmpty
     }

@@ -6,7 +6,8 @@ extension GrouperCLI {
             USAGE: grouper-sim validate FILE…
 
             Parses and checks every file and every sweep point (docs/scenarios.md). Prints one
-            line per valid file to stdout and every problem of every file to stderr, each naming
+            line per valid file to stdout (its runs and a rough estimate of the simulation
+            events they generate, from the scenario's rates) and every problem of every file to stderr, each naming
             the file, the JSON path, the bad value and what is allowed.
             EXIT CODES: 0 all valid, 2 a problem was found.
 
@@ -20,10 +21,20 @@ extension GrouperCLI {
             for f in files {
                 guard let s = RunCommand.loadAll([f], io: io)?.first else { bad = true; continue }
                 let b = s.base
-                io.out("ok \(f): \(b.name), \(s.points.count) point(s) × \(b.replications) replication(s) = \(s.points.count * b.replications) run(s)\n")
+                io.out("ok \(f): \(b.name), \(s.points.count) point(s) × \(b.replications) replication(s) = \(s.points.count * b.replications) run(s), "
+                       + "about \(Self.roughly(s.estimatedEvents)) events (rough estimate from the rates)\n")
             }
             return bad ? .badInput : .ok
         })
+    }
+
+    /// 1234567 → "1.2 million"; two significant digits, so the estimate does not look exact.
+    static func roughly(_ v: Double) -> String {
+        let units: [(Double, String)] = [(1e12, " trillion"), (1e9, " billion"), (1e6, " million"), (1e3, " thousand")]
+        for (scale, name) in units where v >= scale {
+            return NumberFormat.shortest((v / scale * 10).rounded() / 10) + name
+        }
+        return NumberFormat.shortest(max(v, 0).rounded())
     }
 
     static var listCommand: CLICommand {

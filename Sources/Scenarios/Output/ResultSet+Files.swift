@@ -8,6 +8,7 @@ extension ResultSet {
         out += plots.map { ($0.fileName, $0.plot.render()) }
         if let csv = seriesCSV { out.append(("series.csv", csv)) }
         out += seriesPlots.map { ($0.fileName, $0.plot.render()) }
+        out.append(("resolved.json", resolvedJSON))
         out.append(("manifest.json", manifest(files: out)))
         return out
     }
@@ -28,7 +29,7 @@ extension ResultSet {
                      ("checkers", .string(r.failedCheckers.isEmpty ? "ok" : "failed:" + r.failedCheckers.map(\.name).joined(separator: ";")))])
         }
         let doc = JSONValue.object([
-            ("tool", .string("grouper-sim")), ("version", .string(GrouperCLI.version)),
+            ("tool", .string("grouper-sim")), ("version", .string(GrouperCLI.version)), ("engine", .string(engine.rawValue)),
             ("scenario", .object([("name", .string(spec.name)), ("file", .string(src.fileName)),
                                   ("bytes", .number(Double(src.bytes.count))),
                                   ("fnv1a64", .string(NumberFormat.hex(StableHash.fnv1a64(bytes: src.bytes))))])),

@@ -2,29 +2,70 @@ import SimKernel
 
 extension ResultSet {
     /// One plot per metric: the metric against the first swept path, one line per
-    /// combination of the other axes, error bars = 95% CI. No sweep: no plots.
+    /// combination of the other axes, error bars = 95% CI inside the metric's range. A
+    /// first axis that zips several paths is one line against its first path (points in x
+    /// order, the partners named in the x title); when that path repeats a value, its
+    /// partners' values split the lines instead. No sweep: no plots.
     public var plots: [(fileName: String, plot: SVGPlot)] {
         guard let first = spec.sweep.first, let xParam = first.parameters.first else { return [] }
         let xValues = xParam.values.map(Self.numeric)
         let numeric = xValues.allSatisfy { $0 != nil }
-        let xTitle = xParam.path + (Self.isDuration(xParam.values) ? " (s)" : "")
-        // Points are laid out with the first axis slowest: point = xi * inner + rest.
-        let inner = scenario.points.count / first.count
+        let partners = first.parameters.dropFirst().map(\.path)
+        let repeats = Set(xParam.values.map { JSONWriter.compact($0) }).count < xParam.values.count
+        var xTitle = xParam.path + (Self.isDuration(xParam.values) ? " (s)" : "")
+        if !partners.isEmpty && !repeats { xTitle += " (zipped with \(partners.joined(separator: ", ")))" }
+        let lines = lineLayout(first: first, splitByPartners: repeats)
         return spec.metrics.enumerated().map { m, name in
-            let series = (0..<inner).map { rest -> SVGPlot.Series in
-                let pts = (0..<first.count).map { xi -> (x: Double, y: Double, error: Double) in
-                    let s = summary(point: xi * inner + rest, metric: m)
-                    return (numeric ? xValues[xi]! : Double(xi), s.mean, s.ci95HalfWidth)
+            let series = lines.map { line -> SVGPlot.Series in
+                let pts = line.points.map { (xi, p) -> (x: Double, y: Double, low: Double, high: Double) in
+                    let s = summary(point: p, metric: m)
+                    return (numeric ? xValues[xi]! : Double(xi), s.mean, s.low, s.high)
                 }
-                let others = scenario.points[rest].assignments.dropFirst(first.parameters.count)
-                let label = others.isEmpty ? name : others.map { "\($0.path)=\(SweepPoint.text($0.value))" }.joined(separator: ", ")
-                return SVGPlot.Series(label: label, points: pts)
+                return SVGPlot.Series(label: line.label.isEmpty ? name : line.label, points: pts)
             }
             let unit = Self.unit(name)
-            let plot = SVGPlot(title: "\(spec.name): \(name)", xTitle: xTitle, yTitle: "\(name) (\(unit))",
+            var plot = SVGPlot(title: "\(spec.name): \(name)\(engineMark)", xTitle: xTitle, yTitle: "\(name) (\(unit))",
                                series: series, xCategories: numeric ? nil : xParam.values.map(SweepPoint.text))
+            Self.fitAxes(&plot, unit: unit, xValues: numeric ? xValues.map { $0! } : [])
+            plot.emptyNote = "no data: \(name) is undefined in every run"
             return ("plot-\(name).svg", plot)
         }
+    }
+
+    /// Appended to plot titles: empty for the protocol model.
+    var engineMark: String { engine == .grouper ? "" : " [\(engine.rawValue) engine: numbers mean nothing]" }
+
+    /// The lines of a sweep plot: for each, its label and its (x index, point) pairs.
+    func lineLayout(first: SweepAxis, splitByPartners: Bool) -> [(label: String, points: [(Int, Int)])] {
+        // Points are laid out with the first axis slowest: point = xi * inner + rest.
+        let inner = scenario.points.count / first.count
+        let skip = splitByPartners ? 1 : first.parameters.count
+        var lines: [(label: String, points: [(Int, Int)])] = []
+        // Lookup only; lines keep the order in which their first point appears.
+        var index: [String: Int] = [:]
+        for xi in 0..<first.count {
+            for rest in 0..<inner {
+                let p = xi * inner + rest
+                let label = scenario.points[p].assignments.dropFirst(skip)
+                    .map { "\($0.path)=\(SweepPoint.text($0.value))" }.joined(separator: ", ")
+                if let i = index[label] { lines[i].points.append((xi, p)) } else {
+                    index[label] = lines.count
+                    lines.append((label, [(xi, p)]))
+                }
+            }
+        }
+        return lines
+    }
+
+    /// Axes that match the metric: 0…1 for fractions and 0/1 metrics, from 0 for counts and
+    /// times; integer ticks for an integer-valued parameter.
+    static func fitAxes(_ plot: inout SVGPlot, unit: String, xValues: [Double]) {
+        switch MetricRange.of(unit: unit) {
+        case .binary, .fraction: plot.yRange = (0, 1)
+        case .nonNegative: plot.yFloor = 0
+        case .unbounded: break
+        }
+        plot.integerX = !xValues.isEmpty && xValues.allSatisfy { $0 == $0.rounded() }
     }
 
     /// A number, or a duration string in seconds; nil for other values.

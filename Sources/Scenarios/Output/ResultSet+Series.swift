@@ -25,7 +25,7 @@ extension ResultSet {
 
     /// Summary over replications of series metric `m` at sample `t` of point `p`.
     func seriesSummary(point p: Int, sample t: Int, metric m: Int) -> SampleSummary {
-        SampleSummary(records(point: p).map { $0.series[t][m] })
+        SampleSummary(records(point: p).map { $0.series[t][m] }, range: MetricRange.of(unit: Self.seriesUnit(spec.series!.metrics[m])))
     }
 
     /// One plot per series metric: value against time (hours when the run is longer than
@@ -39,14 +39,16 @@ extension ResultSet {
             let lines = scenario.points.indices.map { p -> SVGPlot.Series in
                 let label = scenario.points[p].assignments.isEmpty ? name
                     : scenario.points[p].assignments.map { "\($0.path)=\(SweepPoint.text($0.value))" }.joined(separator: ", ")
-                let pts = times.indices.map { t -> (x: Double, y: Double, error: Double) in
+                let pts = times.indices.map { t -> (x: Double, y: Double, low: Double, high: Double) in
                     let s = seriesSummary(point: p, sample: t, metric: m)
-                    return (times[t].sinceStart.seconds / scale, s.mean, s.ci95HalfWidth)
+                    return (times[t].sinceStart.seconds / scale, s.mean, s.low, s.high)
                 }
                 return SVGPlot.Series(label: label, points: pts)
             }
-            let plot = SVGPlot(title: "\(spec.name): \(name) over time", xTitle: "time (\(hours ? "h" : "min"))",
+            var plot = SVGPlot(title: "\(spec.name): \(name) over time\(engineMark)", xTitle: "time (\(hours ? "h" : "min"))",
                                yTitle: "\(name) (\(Self.seriesUnit(name)))", series: lines)
+            Self.fitAxes(&plot, unit: Self.seriesUnit(name), xValues: [])
+            plot.emptyNote = "no data: \(name) is undefined in every run"
             return ("plot-series-\(name).svg", plot)
         }
     }

@@ -8,9 +8,12 @@ public struct ResultSet: Sendable {
     public var scenario: LoadedScenario
     /// One record per run of the plan, in run order.
     public var records: [RunRecord]
+    /// What ran the runs: the protocol model, or the synthetic stand-in whose numbers mean
+    /// nothing (labelled in the manifest, summary and plots).
+    public var engine: Engine
 
-    public init(scenario: LoadedScenario, records: [RunRecord]) {
-        self.scenario = scenario; self.records = records
+    public init(scenario: LoadedScenario, records: [RunRecord], engine: Engine = .grouper) {
+        self.scenario = scenario; self.records = records; self.engine = engine
     }
 
     public var spec: ScenarioSpec { scenario.base }
@@ -26,7 +29,7 @@ public struct ResultSet: Sendable {
 
     /// Summary of metric `m` (index into spec.metrics) at point `p`.
     public func summary(point p: Int, metric m: Int) -> SampleSummary {
-        SampleSummary(records(point: p).map { $0.metrics[m] })
+        SampleSummary(records(point: p).map { $0.metrics[m] }, range: MetricRange.of(unit: Self.unit(spec.metrics[m])))
     }
 
     /// Fingerprint of the whole result: FNV-1a over run fingerprints in order.

@@ -11,10 +11,13 @@ public struct ShardFile: Sendable {
     public var seed: UInt64?
     public var replications: Int?
     public var records: [RunRecord]
+    /// The engine that ran the slice; `merge` refuses to mix engines.
+    public var engine: Engine
 
-    public init(shard: Int, of: Int, source: ScenarioSource, seed: UInt64?, replications: Int?, records: [RunRecord]) {
+    public init(shard: Int, of: Int, source: ScenarioSource, seed: UInt64?, replications: Int?, records: [RunRecord],
+                engine: Engine = .grouper) {
         self.shard = shard; self.of = of; self.source = source; self.seed = seed
-        self.replications = replications; self.records = records
+        self.replications = replications; self.records = records; self.engine = engine
     }
 
     public func render() -> String {
@@ -33,7 +36,7 @@ public struct ShardFile: Sendable {
         }
         return JSONWriter.pretty(.object([
             ("format", .string("grouper-sim-shard-1")), ("version", .string(GrouperCLI.version)),
-            ("shard", .number(Double(shard))), ("of", .number(Double(of))),
+            ("shard", .number(Double(shard))), ("of", .number(Double(of))), ("engine", .string(engine.rawValue)),
             ("scenario_file", .string(source.label)),
             ("scenario_base64", .string(Data(source.bytes).base64EncodedString())),
             ("seed_override", opt(seed)), ("replications_override", replications.map { .number(Double($0)) } ?? .null),
@@ -56,6 +59,7 @@ public struct ShardFile: Sendable {
               let data = Data(base64Encoded: b64), case .array(let runs)? = root["runs"] else { throw bad("missing fields") }
         let seed: UInt64? = root["seed_override"].flatMap { if case .number(_, let t) = $0 { return UInt64(t) } else { return nil } }
         let reps = int(root["replications_override"] ?? .null)
+        guard case .string(let engineName)? = root["engine"], let engine = Engine(rawValue: engineName) else { throw bad("missing or unknown engine") }
         let records = try runs.map { r -> RunRecord in
             guard let i = int(r["run"]), let p = int(r["point"]), let rep = int(r["replication"]),
                   case .number(_, let seedText)? = r["seed"], let s = UInt64(seedText),
@@ -80,7 +84,7 @@ public struct ShardFile: Sendable {
                              series: series)
         }
         return ShardFile(shard: shard, of: of, source: ScenarioSource(label: label, bytes: Array(data)),
-                         seed: seed, replications: reps, records: records)
+                         seed: seed, replications: reps, records: records, engine: engine)
     }
 
     private static func int(_ v: JSONValue?) -> Int? {

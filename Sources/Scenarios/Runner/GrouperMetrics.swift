@@ -43,6 +43,8 @@ struct GrouperMetrics {
         case "messages_rebuilt": return count(.messagesRebuilt)
         case "unsent_retries": return count(.unsentRetries)
         case "upload_failures": return count(.uploadFailures)
+        case "upload_attempts_failed": return count(.uploadAttemptsFailed)
+        case "failed_uploads_rebuildable": return count(.failedButRebuildable)
         case "delivery_latency": return latency.count == 0 ? .nan : latency.total / Double(latency.count)
         case "delivery_latency_p50": return latency.quantile(0.5)
         case "delivery_latency_p95": return latency.quantile(0.95)

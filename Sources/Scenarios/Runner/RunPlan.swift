@@ -99,17 +99,21 @@ public struct RunPlan: Sendable {
             let spec = scenario.pointSpecs[p]
             for rep in 0..<r {
                 runs.append(ResolvedRun(index: p * r + rep, point: p, replication: rep,
-                                        seed: Self.runSeed(scenarioSeed: spec.seed, point: p, replication: rep),
+                                        seed: Self.runSeed(scenarioSeed: spec.seed, replication: rep),
                                         spec: spec, assignments: point.assignments, tracePath: tracePath, events: events))
             }
         }
         self.runs = runs
     }
 
-    /// A run's seed depends only on (scenario seed, point, replication): adding
-    /// replications or sweep values never changes the seeds of existing runs.
-    public static func runSeed(scenarioSeed: UInt64, point: Int, replication: Int) -> UInt64 {
-        RandomStreams(rootSeed: scenarioSeed).childSeed(named: "run/point-\(point)/replication-\(replication)")
+    /// A run's seed depends only on (scenario seed, replication), not on the sweep point:
+    /// common random numbers. Replication r draws the same workload, churn and fault
+    /// streams at every point unless the point's own parameters change them, so differences
+    /// between points are effects, not noise. A run is a function of its point's parameter
+    /// values and this seed, so adding replications or sweep values (on any axis) never
+    /// changes an existing run.
+    public static func runSeed(scenarioSeed: UInt64, replication: Int) -> UInt64 {
+        RandomStreams(rootSeed: scenarioSeed).childSeed(named: "run/replication-\(replication)")
     }
 
     /// The runs of shard `i` of `n` (1-based): every n-th run starting at i − 1,

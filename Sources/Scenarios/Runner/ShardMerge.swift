@@ -10,6 +10,9 @@ public enum ShardMerge {
             guard s.source.bytes == first.source.bytes else {
                 throw MergeError(description: "merge: \(w) ran a different scenario file than \(shards[0].where_)")
             }
+            guard s.engine == first.engine else {
+                throw MergeError(description: "merge: \(w) was run with --engine \(s.engine.rawValue), \(shards[0].where_) with --engine \(first.engine.rawValue); results of different engines cannot be merged")
+            }
             guard s.of == n, s.seed == first.seed, s.replications == first.replications else {
                 throw MergeError(description: "merge: \(w) was run with other --shard N, --seed or --replications than \(shards[0].where_)")
             }
@@ -31,6 +34,6 @@ public enum ShardMerge {
         guard records.map(\.index) == plan.runs.map(\.index),
               zip(records, plan.runs).allSatisfy({ $0.seed == $1.seed && $0.point == $1.point && $0.replication == $1.replication })
         else { throw MergeError(description: "merge: the shards' runs do not match the scenario's run plan (\(plan.runs.count) runs)") }
-        return ResultSet(scenario: scenario, records: records)
+        return ResultSet(scenario: scenario, records: records, engine: first.engine)
     }
 }

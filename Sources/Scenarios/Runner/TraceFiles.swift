@@ -1,10 +1,12 @@
 import Foundation
 import SimKernel
 
-/// Writes a trace file atomically.
+/// Writes a trace file atomically (a temporary sibling renamed over the file). The path was
+/// checked before the run (`OutputSafety.checkFile`): never a folder.
 enum TraceFile {
     static func write(_ text: String, to path: String) throws {
-        try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+        let target = try OutputSafety.checkFile(path, option: "--trace")
+        try Data(text.utf8).write(to: URL(fileURLWithPath: target), options: .atomic)
     }
 }
 
@@ -15,25 +17,30 @@ final class EventTraceFile {
     let path: String, partial: String
 
     init(request: EventTraceRequest) throws {
-        path = request.path
-        let url = URL(fileURLWithPath: request.path)
-        partial = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).partial-\(getpid())").path
+        path = try OutputSafety.checkFile(request.path, option: "--events")
+        let url = URL(fileURLWithPath: path)
+        var candidate = ""
+        for i in 0..<1000 {
+            candidate = url.deletingLastPathComponent()
+                .appendingPathComponent(".\(url.lastPathComponent).partial-\(getpid())\(i == 0 ? "" : "-\(i)")").path
+            if OutputSafety.kind(of: URL(fileURLWithPath: candidate)) == nil && !OutputSafety.isSymlink(URL(fileURLWithPath: candidate)) { break }
+        }
+        partial = candidate
         sink = try TraceSink(path: partial, kinds: request.kinds)
     }
 
     func finish() throws {
         sink.close()
-        do {
-            if FileManager.default.fileExists(atPath: path) { try FileManager.default.removeItem(atPath: path) }
-            try FileManager.default.moveItem(atPath: partial, toPath: path)
-        } catch {
-            try? FileManager.default.removeItem(atPath: partial)
-            throw TraceError(path: path, reason: "cannot move the finished trace into place (\(error.localizedDescription))")
+        // rename(2) replaces a file atomically and refuses a folder: nothing but the old trace file is replaced.
+        guard rename(partial, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(partial)
+            throw TraceError(path: path, reason: "cannot move the finished trace into place (\(reason))")
         }
     }
 
     deinit {
-        // A run that stopped before `finish()` leaves no partial file behind.
-        if FileManager.default.fileExists(atPath: partial) { try? FileManager.default.removeItem(atPath: partial) }
+        // A run that stopped before `finish()` leaves no partial file behind (the file this object created).
+        if FileManager.default.fileExists(atPath: partial) { unlink(partial) }
     }
 }

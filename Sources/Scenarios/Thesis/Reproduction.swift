@@ -20,10 +20,11 @@ public enum Reproduction {
         return [none, thesis, offline]
     }
 
-    /// Runs one built-in scenario text in process and returns its result set.
+    /// Runs one built-in scenario text in process and returns its result set. The source is
+    /// labelled `builtin:NAME`, as `run NAME` labels it, so both write the same bytes.
     public static func run(name: String, text: String, jobs: Int, replications: Int? = nil,
                            progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }) throws -> ResultSet {
-        let loaded = try ScenarioLoader.load(ScenarioSource(label: "\(name).json", text: text))
+        let loaded = try ScenarioLoader.load(ScenarioSource(label: "builtin:\(name)", text: text))
             .overriding(seed: nil, replications: replications)
         let plan = RunPlan(loaded)
         let records = try ParallelRunner.execute(plan.runs, executor: Engine.grouper.executor, jobs: jobs, progress: progress)
@@ -34,10 +35,11 @@ public enum Reproduction {
     /// built-ins of docs/adversaries.md) and results/equations.{md,csv,json}.
     public static func execute(out: String, jobs: Int, io: CLIOutput) throws {
         let scenarios = ThesisScenarios.all + BuiltinScenarios.hostile.map { ($0.name, $0.text) }
+        try OutputSafety.checkReproduceFolder(out, folders: scenarios.map(\.name), files: flatFileNames)
         for (i, s) in scenarios.enumerated() {
             io.err("reproduce: [\(i + 1)/\(scenarios.count + 1)] \(s.name)\n")
             let result = try run(name: s.name, text: s.text, jobs: jobs)
-            try OutputDirectory.write(result.files, to: "\(out)/\(s.name)")
+            try OutputDirectory.write(result.files, to: "\(out)/\(s.name)", option: "reproduce --out")
         }
         io.err("reproduce: [\(scenarios.count + 1)/\(scenarios.count + 1)] equations 6.1–6.8 and ablation\n")
         var md = "# Equations 6.1–6.8: closed forms and simulated counts\n\n", csv = "", json = ""
@@ -73,6 +75,9 @@ public enum Reproduction {
                        ("equations-ablation.md", ablationMD), ("equations-ablation.csv", ablation.csv)], to: out)
         io.out("wrote \(out)/ (\(scenarios.count) scenarios, equations.{md,csv,json}, equations-ablation.{md,csv})\n")
     }
+
+    /// The files `execute` writes next to the scenario folders.
+    static let flatFileNames = ["equations.md", "equations.csv", "equations.json"]
 
     static func writeFlat(_ files: [(String, String)], to dir: String) throws {
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)

@@ -44,7 +44,7 @@ private struct BrokenSplit: SecretSharingScheme {
         o.files = [file.path]; o.out = dir.appendingPathComponent("out").path; o.jobs = 1
         let captured = CapturedOutput()
         do {
-            _ = try RunCommand.execute(o, executor: Broken(), io: captured.io, progress: false)
+            _ = try RunCommand.execute(o, executor: Broken(), io: captured.io, terminal: false)
             Issue.record("the run succeeded")
         } catch let e as CLIError {
             #expect(e.exitCode == .internalError && e.exitCode.rawValue == 3)

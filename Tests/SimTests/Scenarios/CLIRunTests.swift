@@ -34,7 +34,7 @@ import Testing
 
     @Test func validateReportsRunCountsAndListShowsEverything() {
         let v = run(["validate", "churn-k-sweep"])
-        #expect(v.code == 0 && v.out == "ok churn-k-sweep: churn-k-sweep, 6 point(s) × 5 replication(s) = 30 run(s)\n")
+        #expect(v.code == 0 && v.out.hasPrefix("ok churn-k-sweep: churn-k-sweep, 6 point(s) × 5 replication(s) = 30 run(s), about "))
         let missing = run(["validate", "no/such.json"])
         #expect(missing.code == 2 && missing.err.contains("no/such.json: (top level): no such file"))
         let l = run(["list"])

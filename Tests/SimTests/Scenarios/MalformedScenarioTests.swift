@@ -29,7 +29,7 @@ import Testing
             var o = RunOptions()
             o.files = [file.path]; o.out = out.path; o.engine = .synthetic; o.jobs = 1
             let captured = CapturedOutput()
-            let code = try RunCommand.execute(o, io: captured.io, progress: false)
+            let code = try RunCommand.execute(o, io: captured.io, terminal: false)
             #expect(code == .badInput, "\(c.name)")
             #expect(captured.err.contains(c.expected[0].replacingOccurrences(of: c.name, with: file.path)), "\(c.name)")
             #expect(captured.out.isEmpty)

@@ -19,7 +19,7 @@ import Testing
         #expect(run(["run", f.path, "--engine", "synthetic", "--jobs", "2", "--out", b.path]).code == 0)
         let fa = try ScenarioFixtures.files(in: a), fb = try ScenarioFixtures.files(in: b)
         #expect(fa.keys.sorted() == ["manifest.json", "plot-delivery_ratio.svg", "plot-messages_uploaded.svg",
-                                     "plot-upload_time.svg", "runs.csv", "summary.csv", "summary.md"])
+                                     "plot-upload_time.svg", "resolved.json", "runs.csv", "summary.csv", "summary.md"])
         #expect(fa == fb)
         // And the same in memory with many threads.
         let s = try ScenarioLoader.load(ScenarioSource(label: "det.json", text: ScenarioFixtures.sweepText))
@@ -86,7 +86,7 @@ import Testing
         var o = RunOptions()
         o.files = [f.path]; o.out = dir.appendingPathComponent("out").path; o.jobs = 2
         let c = CapturedOutput()
-        #expect(try RunCommand.execute(o, executor: OddSeedFailsExecutor(), io: c.io, progress: false) == .checkerFailed)
+        #expect(try RunCommand.execute(o, executor: OddSeedFailsExecutor(), io: c.io, terminal: false) == .checkerFailed)
         let plan = RunPlan(try ScenarioLoader.load(ScenarioSource(label: f.path, text: ScenarioFixtures.sweepText)))
         let failing = plan.runs.first { $0.seed % 2 == 1 }!
         #expect(c.err.contains("convergence (liveness): device 2 misses message 7"))
@@ -96,7 +96,7 @@ import Testing
         var r = RunOptions()
         r.files = [f.path]; r.seed = 11; r.point = failing.point; r.replication = failing.replication
         let rc = CapturedOutput()
-        #expect(try RunCommand.execute(r, executor: OddSeedFailsExecutor(), io: rc.io, progress: false) == .checkerFailed)
+        #expect(try RunCommand.execute(r, executor: OddSeedFailsExecutor(), io: rc.io, terminal: false) == .checkerFailed)
         let runs = try String(contentsOfFile: o.out! + "/runs.csv", encoding: .utf8)
         let row = runs.split(separator: "\n")[failing.index + 1]
         let fp = rc.out.components(separatedBy: "fingerprint ")[1].prefix(16)

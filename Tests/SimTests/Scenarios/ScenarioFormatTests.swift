@@ -16,22 +16,6 @@ import SimKernel
         #expect(throws: JSONSyntaxError.self) { try JSONParser.parse("[01]") }
     }
 
-    @Test func everyDocExampleValidatesAndRuns() throws {
-        let examples = try ScenarioFixtures.docExamples()
-        #expect(examples.count >= 10)
-        for (i, text) in examples.enumerated() {
-            let s = try ScenarioLoader.load(ScenarioSource(label: "docs example \(i)", text: text))
-            let plan = RunPlan(s)
-            let records = try ParallelRunner.execute(plan.runs, executor: SyntheticExecutor(), jobs: 1)
-            #expect(records.count == s.points.count * s.base.replications)
-            #expect(ResultSet(scenario: s, records: records).files.last?.name == "manifest.json")
-            // The first run of every example also runs on the real protocol model.
-            let real = try ParallelRunner.record(plan.runs[0], executor: GrouperExecutor())
-            #expect(real.metrics.count == s.base.metrics.count)
-            #expect(!real.checkers.isEmpty)
-        }
-    }
-
     @Test func builtinScenariosValidate() throws {
         for b in BuiltinScenarios.all {
             let s = try ScenarioLoader.load(BuiltinScenarios.source(named: b.name)!)
@@ -73,14 +57,15 @@ import SimKernel
         #expect(s.pointSpecs[1].faults[0].kind == .window(mode: .refuse, start: .hours(2), end: nil))
     }
 
-    @Test func runSeedsDependOnlyOnSeedPointAndReplication() throws {
+    @Test func runSeedsDependOnlyOnSeedAndReplication() throws {
         let s = try ScenarioLoader.load(ScenarioSource(label: "t", text: ScenarioFixtures.sweepText))
         let three = RunPlan(s), five = RunPlan(s.overriding(seed: nil, replications: 5))
         for run in three.runs {
             let same = five.runs.first { $0.point == run.point && $0.replication == run.replication }!
             #expect(same.seed == run.seed)
         }
-        #expect(Set(five.runs.map(\.seed)).count == five.runs.count)
+        #expect(Set(five.runs.map(\.seed)).count == 5, "one seed per replication, shared by every point")
+        #expect(five.runs.allSatisfy { $0.seed == five.runs[$0.replication].seed })
         #expect(RunPlan(s.overriding(seed: 12, replications: nil)).runs[0].seed != three.runs[0].seed)
         #expect(three.runs.map(\.index) == Array(0..<18))
     }

@@ -12,6 +12,7 @@ import Testing
       "workload": {"update": {"every": {"dist": "exponential", "mean": "10min"}, "stop": "2h"}},
       "churn": {"online": {"dist": "exponential", "mean": "2h"}, "offline": {"dist": "exponential", "mean": "30min"}},
       "settle": "2h",
+      "require": ["no-phantom", "ttl"],
       "metrics": ["messages_uploaded", "bytes_uploaded"]SERIES
     }
     """.replacingOccurrences(of: "SERIES", with: """

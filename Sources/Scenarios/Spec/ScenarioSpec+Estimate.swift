@@ -1,0 +1,41 @@
+/// A rough, cheap estimate of how many simulation events a run of a scenario point
+/// generates, from its rates alone (no simulation): what `validate` prints so that a
+/// newcomer sees the size of a run before starting it. Meant to be right within a factor
+/// of about 3 (a test compares it with the `events` metric of real runs).
+extension ScenarioSpec {
+    public var estimatedEvents: Double {
+        let g = group, p = protocolSpec, d = duration.seconds
+        let n = Double(g.n), devices = Double(g.devices)
+        let writers = Double(workload.writers.count(of: g.devices))
+        let jobs = writers * (uploadJobs(workload.update) + uploadJobs(workload.delete))
+        // One message: its upload (puts and answers, the push) and every other member's
+        // download (list and get, with answers, from each server).
+        let perMessage = 2 * n + 4 + (devices - 1) * 4 * n
+        let confirms = p.confirm.mode == .never ? 0 : devices * d / p.confirm.period.seconds
+        let polls = p.receive.mode == .push ? 0 : devices * d / p.receive.pollPeriod.seconds
+        let unsentTimers = p.unsentRetryPeriod.map { devices * d / $0.seconds } ?? 0
+        let sweeps = n * d / g.sweepPeriod.seconds
+        var churnChanges = 2 * Double(churn.windows.count)
+        if let (on, off) = churn.process {
+            churnChanges += Double(churn.devices.count(of: g.devices)) * 2 * d / (on.typicalGap + off.typicalGap)
+        }
+        return (jobs + confirms) * perMessage + polls * (2 * n + 1) + unsentTimers + sweeps + churnChanges * (2 * n + 2)
+    }
+}
+
+extension ScenarioSpec {
+    /// Upload jobs of one writer's process: a burst's writes, made at one instant, go out as
+    /// the first message alone and then batches of up to 100 (the client's batch limit).
+    func uploadJobs(_ p: ArrivalProcess?) -> Double {
+        guard let p else { return 0 }
+        if case .burst(let count, _) = p { return count == 0 ? 0 : 1 + Double((count - 1 + 99) / 100) }
+        return p.expectedEvents(in: duration)
+    }
+}
+
+extension LoadedScenario {
+    /// The estimate summed over every run of the plan.
+    public var estimatedEvents: Double {
+        pointSpecs.reduce(0) { $0 + $1.estimatedEvents } * Double(base.replications)
+    }
+}

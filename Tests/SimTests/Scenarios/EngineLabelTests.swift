@@ -1,0 +1,25 @@
+import Foundation
+import Testing
+@testable import Scenarios
+
+/// Synthetic results say so in the manifest, summary and plots; merge refuses mixed engines.
+@Suite struct EngineLabelTests {
+    @Test func syntheticResultsAreLabelledAndNotMergedWithRealOnes() throws {
+        let dir = ScenarioFixtures.tempDir("engine-label")
+        let syn = dir.path + "/syn", real = dir.path + "/real"
+        #expect(runCLI(["run", "churn-k-sweep", "--engine", "synthetic", "--out", syn]).code == 0)
+        let manifest = try String(contentsOfFile: syn + "/manifest.json", encoding: .utf8)
+        #expect(manifest.contains("\"engine\": \"synthetic\""))
+        #expect(try String(contentsOfFile: syn + "/summary.md", encoding: .utf8).contains("Engine: synthetic"))
+        #expect(try String(contentsOfFile: syn + "/plot-converged.svg", encoding: .utf8).contains("[synthetic engine: numbers mean nothing]"))
+        #expect(runCLI(["run", "smoke", "--engine", "synthetic", "--shard", "1/2", "--out", dir.path + "/s1"]).code == 0)
+        #expect(runCLI(["run", "smoke", "--shard", "2/2", "--out", dir.path + "/s2"]).code == 0)
+        let mixed = runCLI(["merge", dir.path + "/s1", dir.path + "/s2", "--out", real])
+        #expect(mixed.code == 2 && mixed.err.contains("different engines"), "\(mixed.err)")
+        #expect(!FileManager.default.fileExists(atPath: real))
+        #expect(runCLI(["run", "smoke", "--shard", "1/2", "--out", dir.path + "/s1"]).code == 0)
+        let merged = runCLI(["merge", dir.path + "/s1", dir.path + "/s2", "--out", real])
+        #expect(merged.code == 0, "\(merged.err)")
+        #expect(try String(contentsOfFile: real + "/manifest.json", encoding: .utf8).contains("\"engine\": \"grouper\""))
+    }
+}
