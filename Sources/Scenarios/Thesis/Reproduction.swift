@@ -44,29 +44,32 @@ public enum Reproduction {
         }
         io.err("reproduce: [\(scenarios.count + 1)/\(scenarios.count + 1)] equations 6.1–6.8 and ablation\n")
         var md = "# Equations 6.1–6.8: closed forms and simulated counts\n\n", csv = "", json = ""
-        // Case 2 under the protocol model runs its replications on every thread; then case 1,
-        // case 2 under the thesis model and the ablation's other steps run side by side.
+        // One pool of `jobs` workers, longest first: case 2 under the protocol model (whose
+        // replications also run on `jobs` threads), then the ablation's other steps, case 2
+        // under the thesis model and case 1. Each result is a pure function of its parameters.
         let cases = equationCases(jobs: jobs)
-        let protocolTwo = try ThesisEquations.run(cases[2])
         var ablationCase = cases[2]
         ablationCase.replications = 1
         let steps = EquationAssumptions.ablationSteps.map(\.assumptions).filter {
             !EquationAblation.same($0, .thesis, ablationCase) && !EquationAblation.same($0, .protocol, ablationCase)
         }
-        var tasks = [cases[0], cases[1]].map { p -> EquationParameters in var q = p; q.jobs = 1; return q }
+        var tasks = [cases[2]]
         for a in steps { var q = ablationCase; q.model = a; q.jobs = 1; tasks.append(q) }
+        tasks += [cases[1], cases[0]].map { p -> EquationParameters in var q = p; q.jobs = 1; return q }
         let all = tasks
         let done = try ThesisEquations.parallelMap(all.indices.map { UInt64($0) }, jobs: jobs) {
             try ThesisEquations.run(all[Int($0)])
         }
-        let results = [done[0], done[1], protocolTwo]
+        let protocolTwo = done[0], stepResults = Array(done[1...steps.count])
+        let thesisTwo = done[steps.count + 1], caseOne = done[steps.count + 2]
+        let results = [caseOne, thesisTwo, protocolTwo]
         for (i, p) in cases.enumerated() {
             md += "## Case \(p.offline == 0 ? 1 : 2), --model \(p.model.modelName)\n\n" + EquationReport.markdown(results[i], p) + "\n"
             let c = EquationReport.csv(results[i], p)
             csv += i == 0 ? c : String(c.drop(while: { $0 != "\n" }).dropFirst())
             json += EquationReport.jsonLines(results[i], p)
         }
-        let known = [(EquationAssumptions.thesis, done[1]), (.protocol, protocolTwo)] + Array(zip(steps, done[2...]))
+        let known = [(EquationAssumptions.thesis, thesisTwo), (.protocol, protocolTwo)] + Array(zip(steps, stepResults))
         let ablation = try EquationAblation.run(ablationCase, known: known)
         let ablationMD = "# Equations 6.5–6.8: from the thesis's assumptions to the protocol (case 2)\n\n" + ablation.markdown
         try writeFlat([("equations.md", md), ("equations.csv", csv), ("equations.json", json),
