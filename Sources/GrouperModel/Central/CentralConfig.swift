@@ -18,6 +18,10 @@ public struct CentralConfig: Equatable, Sendable {
     /// How often the server looks for expired transfers (only with a retention).
     public var retentionSweep: SimDuration = .seconds(Int64(60))
     public var requestTimeout: SimDuration = SystemConfig.defaultRequestTimeout
+    /// Each chunk of an update is its own transfer (issue #10); nil: one transfer per update.
+    public var chunking: ChunkingConfig? = nil
+    /// How devices keep their store at rest (issue #10, seed 003).
+    public var deviceStore = DeviceStoreConfig()
     public var seed: UInt64
 
     public init(devices: Int, members: [Int]? = nil, seed: UInt64 = 1) {

@@ -14,17 +14,19 @@ final class CentralDeviceNode: SimComponent {
     private(set) var online = true
     var isMember: Bool
     /// Object id → (version, content; nil = deleted), last writer wins.
-    private(set) var store: [String: (version: ObjectVersion, content: String?)] = [:]
-    private var sequence = 0
+    var store: [String: (version: ObjectVersion, content: String?)] = [:]
+    var sequence = 0
     /// Messages not yet stored on the server, oldest first.
-    private(set) var unsent: [CentralUpload] = []
+    var unsent: [CentralUpload] = []
+    /// Chunks received of objects not complete yet (`ChunkingConfig`).
+    var chunks = CentralChunkAssembly()
     private var uploading = false
     /// Listings of the current receive round still to handle; nil when no round runs.
     private var round: [CentralListing]?
     private var roundAgain = false
     private var inflight: [Int: Purpose] = [:]
     /// When the device's CPU is next free (requests and file handling queue on it).
-    private var cpuFreeAt = SimTime.zero
+    var cpuFreeAt = SimTime.zero
     var onDelivered: (([String]) -> Void)?
 
     init(index: Int, world: CentralWorld, member: Bool) {
@@ -59,11 +61,13 @@ final class CentralDeviceNode: SimComponent {
             let phase = SimDuration(nanoseconds: Int64(rng.nextDouble() * Double(p.nanoseconds)))
             sim.schedule(e, to: world.deviceComponents[index], after: phase)
         }
+        deriveStoreKey(sim)
     }
 
     func command(_ c: DeviceCommand, _ sim: Simulation<CentralEvent>) {
         switch c {
-        case .update(let objectID, let size): write(objectID, size: size, sim)
+        case .update(let objectID, let size):
+            if let c = world.config.chunking { writeChunked(objectID, size: size, c, sim) } else { write(objectID, size: size, sim) }
         case .delete(let objectID): write(objectID, size: nil, sim)
         case .setOnline(let on): setOnline(on, sim)
         case .invite(let invitee): world.join(invitee, sim)
@@ -75,6 +79,7 @@ final class CentralDeviceNode: SimComponent {
     func setOnline(_ on: Bool, _ sim: Simulation<CentralEvent>) {
         guard on != online else { return }
         online = on
+        if on { deriveStoreKey(sim) }
         if !on { inflight = [:]; uploading = false; round = nil; roundAgain = false; return }
         uploadNext(sim)
         if world.config.receive.onReconnect { startRound(sim) }
@@ -89,6 +94,7 @@ final class CentralDeviceNode: SimComponent {
         world.writes.append(ObjectWrite(device: index, messageID: messageID, objectID: objectID, version: version,
                                         content: content, time: sim.now))
         apply(objectID, version, content)
+        if let size { chargeAtRest(bytes: size, sim) }
         let receivers = world.members(at: sim.now).filter { $0 != index }
         unsent.append(CentralUpload(messageID: messageID, objectID: objectID, version: version, content: content,
                                     size: size ?? 0, receivers: receivers))
@@ -148,8 +154,10 @@ final class CentralDeviceNode: SimComponent {
             nextTransfer(sim)
         case (.fetch, .file(let f)):
             world.fetched += 1
-            apply(f.objectID, f.version, f.content)
-            if f.content != nil { onDelivered?([f.messageID]) }
+            if let (content, id) = received(f, sim) {
+                apply(f.objectID, f.version, content)
+                if content != nil { onDelivered?([id]) }
+            }
             let cpu = world.config.device.syncTime(jsonBytes: f.size, storeWrites: 1)
             send(.close(transfer: round!.removeFirst().transfer, status: .delivered), .close, bytes: 100, cpu: cpu, sim)
         case (.fetch, _):

@@ -27,9 +27,10 @@ extension DeviceNode {
                 case .apply(let msg):
                     writes += 1
                     hold(msg)
-                    _ = msg.type == .update ? store.updateRemote(msg) : store.deleteRemote(msg)
                     world.log(sim.now, index, "handle \(label(msg)) from \(world.name(ofNode: msg.sender))")
-                    handled.append(msg)
+                    guard let applied = assemble(msg, sim) else { continue }   // a chunk of an incomplete object
+                    _ = applied.type == .update ? store.updateRemote(applied) : store.deleteRemote(applied)
+                    handled.append(applied)
                 case .askResend(let sender, let range):
                     if config.recovery.receiverAsks { sendResendRequest(to: sender, range: range, sim) }
                 case .answerResend(let requester, let range):

@@ -36,7 +36,11 @@ extension DeviceNode {
     func listDone(round r: Int, server j: Int, _ outcome: RequestOutcome, _ sim: Simulation<GrouperEvent>) {
         guard round?.id == r else { return }
         if case .reply(.shareIDs(let ids)) = outcome {
-            let unseen = seenShareIDs[j].unseen(in: ids, compact: config.compactState)
+            var unseen = seenShareIDs[j].unseen(in: ids, compact: config.compactState)
+            if unseen.count > chunkBatchLimit {   // large objects: the rest in the next round
+                unseen.removeLast(unseen.count - chunkBatchLimit)
+                roundAgain = true
+            }
             if !unseen.isEmpty {
                 send(.transferGet(unseen), to: j, purpose: .get(roundID: r, server: j), sim)
                 return
@@ -97,12 +101,15 @@ extension DeviceNode {
                 }
                 continue
             }
+            let before = work
             guard let secret = rebuildShares(mid, p, work: &work, sim) else { continue }
             bytes += secret.count
             guard let m = try? GrouperMessage.decode(secret) else {
                 corrupt(mid, sim)
                 continue
             }
+            bytes += costedBytes(m)
+            work = before + costedWork(m, realBytes: secret.count, work - before)
             checkGenuine(m, sim)
             rebuilt.insert(number)
             world.counters.add(.messagesRebuilt, device: index, type: m.type, at: sim.now)

@@ -39,6 +39,7 @@ extension DeviceNode {
         let m = makeMessage(.update, content: content, sequence: sequence, objectID: objectID,
                             receiver: GrouperMessage.multicast, sim)
         _ = store.updateRemote(m)
+        chargeAtRest(bytes: content.utf8.count, sim)
         sendNormal(m, sim)
     }
 
@@ -52,15 +53,25 @@ extension DeviceNode {
     }
 
     func sendNormal(_ m: GrouperMessage, _ sim: Simulation<GrouperEvent>) {
+        recordWrite(m, sim)
+        enqueueNormal(m, sim)
+        kickOutbox(sim)
+    }
+
+    /// The reference record of a write (`m` is what every member must end with).
+    func recordWrite(_ m: GrouperMessage, _ sim: Simulation<GrouperEvent>) {
         world.recordWrite(ObjectWrite(device: index, messageID: m.messageID, objectID: m.objectID,
                                       version: ObjectVersion(of: m), content: m.type == .update ? m.content : nil,
                                       time: sim.now))
+    }
+
+    /// Holds, remembers and queues one of my normal messages for upload.
+    func enqueueNormal(_ m: GrouperMessage, _ sim: Simulation<GrouperEvent>) {
         hold(m)
         let item = OutboxItem(message: m, splitSeed: rng.next(), shareReceiver: nil, isReupload: false)
         sent.append(item)
         world.log(sim.now, index, "create \(m.type.rawValue)#\(m.sequence) \(m.objectID)")
         outbox.append(item)
-        kickOutbox(sim)
     }
 
     /// `sender.confirm()`: multicasts my highest normal sequence (nothing to confirm at 0).

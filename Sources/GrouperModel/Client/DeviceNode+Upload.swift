@@ -8,7 +8,7 @@ extension DeviceNode {
         guard job == nil, online, isMember, !wedged, let first = outbox.first else { return }
         var count = 0
         while count < outbox.count && count < config.batchLimit
-            && (count < batchCap || config.variant == .asBuilt)
+            && (count < batchCap || config.variant == .asBuilt) && count < chunkBatchLimit
             && outbox[count].shareReceiver == first.shareReceiver { count += 1 }
         let items = Array(outbox.prefix(count))
         outbox.removeFirst(count)
@@ -18,14 +18,14 @@ extension DeviceNode {
         for item in items {
             let bytes = item.message.encoded()
             world.noteSent(bytes)
-            jsonBytes += bytes.count
+            jsonBytes += bytes.count + costedBytes(item.message)
             var g = Xoshiro256StarStar(seed: item.splitSeed)
             let shares: [[UInt8]], w: SharingWork
             do { (shares, w) = try world.scheme.split(bytes, k: config.k, n: config.servers, rng: &g) } catch {
                 world.internalFailure(sim.now, index, "cannot split \(label(item.message)): \(error); dropped")
                 continue
             }
-            work = work + w
+            work = work + costedWork(item.message, realBytes: bytes.count, w)
             kept.append(item)
             for j in 0..<config.servers {
                 perServer[j].append(ShareUpload(messageID: item.message.messageID, receiver: item.shareReceiver,

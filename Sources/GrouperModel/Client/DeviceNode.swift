@@ -91,6 +91,8 @@ final class DeviceNode: SimComponent {
     var store: any SyncPlugin = NewestVersionWinsStore()
     /// Every normal message held (received or sent), by sender then sequence: handed to invitees.
     var held = HeldMessages()
+    /// Chunks of objects not complete yet (`ChunkingConfig`).
+    var chunks = ChunkAssembly()
     var onReceive: ((Int, [GrouperMessage]) -> Void)?
 
     // Plumbing.
@@ -124,7 +126,9 @@ final class DeviceNode: SimComponent {
 
     func command(_ c: DeviceCommand, _ sim: Simulation<GrouperEvent>) {
         switch c {
-        case .update(let id, let size): if isMember { senderUpdate(objectID: id, size: size, sim) }
+        case .update(let id, let size):
+            if isMember, let c = config.chunking { senderUpdateChunked(objectID: id, size: size, c, sim) }
+            else if isMember { senderUpdate(objectID: id, size: size, sim) }
         case .delete(let id): if isMember { senderDelete(objectID: id, sim) }
         case .confirm: if isMember { senderConfirm(sim) }
         case .receive: if isMember && online { requestReceive(sim) }
@@ -168,12 +172,14 @@ final class DeviceNode: SimComponent {
             let phase = SimDuration(nanoseconds: Int64(rng.nextDouble() * Double(p.nanoseconds)))
             sim.schedule(.timer(t), to: me, after: phase)
         }
+        deriveStoreKey(sim)
     }
 
     func setOnline(_ on: Bool, _ sim: Simulation<GrouperEvent>) {
         guard on != online else { return }
         online = on
         world.log(sim.now, index, on ? "online" : "offline")
+        if on { deriveStoreKey(sim) }
         if !on {
             // Every open connection breaks; handle in request order.
             for id in pending.keys.sorted() { complete(id, .disconnected, sim) }
@@ -205,7 +211,7 @@ final class DeviceNode: SimComponent {
         let sentAt = useCPU(config.device.requestTime, now: sim.now)
         let request = ServerRequest(requestID: id, device: index, groupID: world.groupID,
                                     key: accessKeys[server] ?? "", call: call, sentAt: sentAt)
-        let bytes = WireSize.request(call, scheme: config.scheme)
+        let bytes = WireSize.request(call, scheme: config.scheme) + costedWireBytes(call)
         let arrival = world.network.requestArrival(device: index, server: server, bytes: bytes, at: sentAt)
         // The request timeout is delivered by the server side when it applies (see ServerNode.serve).
         sim.schedule(.request(request), to: world.serverComponents[server], at: arrival)

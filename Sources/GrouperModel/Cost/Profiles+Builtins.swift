@@ -5,7 +5,8 @@ extension DeviceProfile {
     /// A recent phone: placeholder numbers of the right order of magnitude, not fitted to anything.
     public static let modern = DeviceProfile(name: "modern", nanosPerFieldOp: 5, nanosPerRandomByte: 10,
                                              nanosPerJSONByte: 50, nanosPerStoreWrite: 200_000,
-                                             nanosPerRequest: 500_000)
+                                             nanosPerRequest: 500_000, nanosPerAESByte: 2,
+                                             nanosPerKDFIteration: 200)
     /// No CPU cost at all (isolates network effects).
     public static let instant = DeviceProfile(name: "instant", nanosPerFieldOp: 0, nanosPerRandomByte: 0,
                                               nanosPerJSONByte: 0, nanosPerStoreWrite: 0, nanosPerRequest: 0)

@@ -6,10 +6,12 @@ extension DeviceProfile {
     /// iPhone 4s / iPod touch 5th gen: Apple A5, dual Cortex-A9 at 800 MHz, 512 MB RAM.
     /// 40 ns per field multiply-add (~32 cycles incl. the mod-257 reduction and loads),
     /// 50 ns per random byte, 200 ns per JSON byte (~5 MB/s), 2 ms per Core Data write,
-    /// 5 ms client CPU per HTTP request.
+    /// 5 ms client CPU per HTTP request; 35 ns per AES-256-CBC byte and 2 µs per PBKDF2
+    /// iteration (no crypto instructions; docs/profiles.md gives the sources).
     public static let a5 = DeviceProfile(name: "a5", nanosPerFieldOp: 40, nanosPerRandomByte: 50,
                                          nanosPerJSONByte: 200, nanosPerStoreWrite: 2_000_000,
-                                         nanosPerRequest: 5_000_000)
+                                         nanosPerRequest: 5_000_000, nanosPerAESByte: 35,
+                                         nanosPerKDFIteration: 2_000)
 }
 
 extension NetworkProfile {

@@ -16,12 +16,18 @@ public struct DeviceProfile: Codable, Equatable, Sendable {
     public var nanosPerStoreWrite: Double
     /// Client overhead per HTTP request built or parsed (network stack, not wire time).
     public var nanosPerRequest: Double
+    /// Per byte encrypted or decrypted with AES-256-CBC (an encrypted store, `DeviceStoreConfig`).
+    public var nanosPerAESByte: Double
+    /// Per PBKDF2 iteration of the store key's derivation.
+    public var nanosPerKDFIteration: Double
 
     public init(name: String, nanosPerFieldOp: Double, nanosPerRandomByte: Double, nanosPerJSONByte: Double,
-                nanosPerStoreWrite: Double, nanosPerRequest: Double) {
+                nanosPerStoreWrite: Double, nanosPerRequest: Double, nanosPerAESByte: Double = 0,
+                nanosPerKDFIteration: Double = 0) {
         self.name = name; self.nanosPerFieldOp = nanosPerFieldOp; self.nanosPerRandomByte = nanosPerRandomByte
         self.nanosPerJSONByte = nanosPerJSONByte; self.nanosPerStoreWrite = nanosPerStoreWrite
         self.nanosPerRequest = nanosPerRequest
+        self.nanosPerAESByte = nanosPerAESByte; self.nanosPerKDFIteration = nanosPerKDFIteration
     }
 
     /// `modern` under the name "lab": the default of `SystemConfig` (see Profiles+Builtins.swift).

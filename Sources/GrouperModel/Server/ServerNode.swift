@@ -58,7 +58,7 @@ final class ServerNode: SimComponent {
         default: break
         }
         heldShares.set(Double(server.shares.count), at: sim.now)
-        if world.config.trackExposure { heldBytes.set(Double(server.shares.reduce(0) { $0 + $1.share.count }), at: sim.now) }
+        if world.config.trackExposure { heldBytes.set(Double(server.shares.reduce(0) { $0 + $1.share.count + world.costed($1.messageID) }), at: sim.now) }
         if coalitionHeld != nil { trackCoalitionHoldings(sim.now) }
     }
 
@@ -86,7 +86,7 @@ final class ServerNode: SimComponent {
         checkTTL(result, now: sim.now)
         let done = sim.now + world.config.server.processingTime(shares: WireSize.shareCount(r.call))
         if case .success(.notified(let nodes)) = result { push(nodes, at: done, sim) }
-        let bytes = WireSize.response(result, scheme: world.config.scheme)
+        let bytes = WireSize.response(result, scheme: world.config.scheme) + world.costedWireBytes(result)
         let arrival = world.network.responseArrival(device: r.device, server: index, bytes: bytes, at: done)
         let outcome: RequestOutcome = switch result {
         case .success(let reply): .reply(reply)

@@ -126,6 +126,10 @@ public struct SystemConfig: Codable, Equatable, Sendable {
     /// Track what each single server could read and the bytes servers hold (issue #10's exposure
     /// and storage metrics). Observations only: the run is the same with or without.
     public var trackExposure = false
+    /// Send updates as chunk messages (issue #10); nil: every update is one message.
+    public var chunking: ChunkingConfig? = nil
+    /// How devices keep their store at rest (issue #10, seed 003).
+    public var deviceStore = DeviceStoreConfig()
 
     /// 60 s: the request timeout of `init` and of every built-in network profile.
     public static let defaultRequestTimeout: SimDuration = .seconds(Int64(60))
@@ -188,6 +192,10 @@ extension SystemConfig {
         for c in coalitions where c.servers.isEmpty || !c.servers.allSatisfy({ (0..<servers).contains($0) }) {
             throw fail("coalitions", "coalition \(c.name) must name servers in 0..<\(servers), got \(c.servers)")
         }
+        if let c = chunking, c.chunkBytes < 1 || c.realBytesPerChunk < 0 {
+            throw fail("chunking", "chunk bytes must be ≥ 1 and real bytes ≥ 0, got \(c.chunkBytes) and \(c.realBytesPerChunk)")
+        }
+        guard deviceStore.kdfIterations >= 1 else { throw fail("deviceStore.kdfIterations", "must be ≥ 1") }
         if let m = resendMulticastAfter, m < 1 { throw fail("resendMulticastAfter", "must be ≥ 1 or absent, got \(m)") }
     }
 }

@@ -37,6 +37,8 @@ final class World {
     var timingStats = TimingStats()
     var writes: [ObjectWrite] = []
     var writeByVersion: [ObjectVersion: Int] = [:]
+    /// Costed bytes of chunk messages (`ChunkingConfig`) by message id; empty without chunking.
+    var costedBytes: [String: Int] = [:]
     /// Safety findings of the TTL checker (shares served or stored past TTL + sweep period).
     var ttlViolations: [String] = []
     /// First time each message id was stored on ≥ s servers.

@@ -18,6 +18,10 @@ extension ScenarioSpec {
             ("metrics", .array(metrics.map { .string($0) })),
             ("require", .array(require.map { .string($0) })),
         ]
+        if deviceStore != DeviceStoreConfig() {   // issue #10; absent when plain with the default iterations
+            top.append(("device_store", .object([("at_rest", .string(deviceStore.atRest.rawValue)),
+                                                 ("kdf_iterations", Self.int(deviceStore.kdfIterations))])))
+        }
         if architecture == .central { top = Self.centralOnly(top, central) }
         if let series {
             top.append(("series", .object([("every", Self.duration(series.every)), ("metrics", .array(series.metrics.map { .string($0) }))])))
@@ -67,6 +71,10 @@ extension ScenarioSpec {
         if let u = workload.update { w.append(("update", Self.process(u))) }
         if let d = workload.delete { w.append(("delete", Self.process(d))) }
         w += [("objects", Self.int(workload.objects)), ("object_size", Self.distribution(workload.objectSize, durations: false))]
+        if let c = workload.chunking {   // issue #10; real_bytes is Grouper's only
+            let real: [(String, JSONValue)] = architecture == .central ? [] : [("real_bytes", Self.int(c.realBytesPerChunk))]
+            w.append(("chunking", .object([("chunk_size", Self.int(c.chunkBytes))] + real)))
+        }
         return .object(w)
     }
 
@@ -134,7 +142,11 @@ extension ScenarioSpec {
 
     static func profileJSON(_ p: ProfileSpec) -> JSONValue {
         var o: [(String, JSONValue)] = [("base", .string(p.base))]
+        let base = ProfileCatalog.builtin(p.kind, p.base)
         for (f, v) in zip(ProfileCatalog.fields(p.kind), p.values) {
+            // The at-rest fields (issue #10) appear only when they differ from the base, so
+            // the resolved files of scenarios that do not use them stay as they were.
+            if ProfileCatalog.quietFields.contains(f.name), base?[f.name] == v { continue }
             switch f.unit {
             case .duration: o.append((f.name, seconds(v)))
             case .bytesPerSecond: o.append((f.name, number(v)))

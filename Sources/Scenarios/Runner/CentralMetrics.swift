@@ -55,6 +55,7 @@ struct CentralMetrics {
         case "exposure_seconds_mean":
             return system.writes.isEmpty ? .nan : system.plaintextExposureSeconds / Double(system.writes.count)
         case "phantom_objects": return Double(report.findings(of: "no-phantom").count)
+        case "device_plaintext_bytes": return system.devicePlaintextBytesMean ?? .nan
         default: return .nan
         }
     }

@@ -58,6 +58,7 @@ struct GrouperMetrics {
         case "coalition_exposed_messages": return Double(system.coalitionExposedMessages)
         case "coalition_exposure_seconds": return system.coalitionExposureSeconds
         case "transfers_declined", "transfers_expired", "transfers_lost_in_restart": return .nan   // central only
+        case "device_plaintext_bytes": return system.devicePlaintextBytesMean ?? .nan
         case "bytes_at_rest_mean":
             guard system.config.trackExposure else { return .nan }
             return (system.byteSecondsAtRest - byteSecondsAtWarmup) / (spec.duration - spec.warmup).seconds

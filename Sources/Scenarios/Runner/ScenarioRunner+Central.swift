@@ -13,6 +13,8 @@ struct CentralExecutor {
         c.unsentRetryPeriod = g.unsent.period
         c.requestTimeout = g.requestTimeout
         c.retention = spec.central.retention
+        c.chunking = g.chunking
+        c.deviceStore = g.deviceStore
         return c
     }
 

@@ -93,6 +93,8 @@ public struct GrouperExecutor: RunExecutor {
         c.resendRetry = p.resendRetry
         c.resendMulticastAfter = p.resendMulticastAfter
         c.rebuild = p.rebuild
+        c.chunking = spec.workload.chunking
+        c.deviceStore = spec.deviceStore
         c.coalitions = spec.faults.compactMap { f -> Coalition? in
             guard case .collude(let name) = f.kind else { return nil }
             return Coalition(name: name, servers: (1...g.n).filter { f.servers.contains($0) }.map { $0 - 1 })

@@ -55,6 +55,7 @@ public enum MetricCatalog {
         Metric(name: "bytes_at_rest_max", unit: "bytes", summary: "most bytes one server held at once (whole run)"),
         Metric(name: "plaintext_exposed_messages", unit: "messages", summary: "messages a single server could read at some moment (Grouper: held ≥ k shares; central: every file)"),
         Metric(name: "exposure_seconds_mean", unit: "s", summary: "Σ over servers and messages of the time that server alone could read the message, per message written"),
+        Metric(name: "device_plaintext_bytes", unit: "bytes", summary: "plaintext a stolen device would expose at the end (mean over members; 0 with an aes256-cbc store)"),
         Metric(name: "transfers_declined", unit: "transfers", summary: "central: transfers a receiver declined (it held a newer version); NaN for Grouper"),
         Metric(name: "transfers_expired", unit: "transfers", summary: "central: transfers given up at the retention limit (file lost for that receiver); NaN for Grouper"),
         Metric(name: "transfers_lost_in_restart", unit: "transfers", summary: "central: open transfers whose file a restart without data destroyed; NaN for Grouper"),

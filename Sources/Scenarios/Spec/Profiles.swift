@@ -70,6 +70,8 @@ public enum ProfileCatalog {
             .nanos("json_byte", \.device.nanosPerJSONByte, "CPU time per byte marshalled or parsed"),
             .nanos("store_op", \.device.nanosPerStoreWrite, "CPU time per persistent-store operation"),
             .nanos("request", \.device.nanosPerRequest, "client CPU time per HTTP request built or parsed"),
+            .nanos("aes_byte", \.device.nanosPerAESByte, "CPU time per byte encrypted at rest (AES-256-CBC)"),
+            .nanos("kdf_iteration", \.device.nanosPerKDFIteration, "CPU time per PBKDF2 iteration of the store key"),
         ]
         case .network: return [
             .nanos("latency", \.network.latencyNanos, "one-way latency device↔server 1"),
@@ -86,6 +88,10 @@ public enum ProfileCatalog {
         ]
         }
     }
+
+    /// Fields `resolved.json` writes only when they differ from the base profile (the base's
+    /// value is what reading the file back gives them).
+    public static let quietFields = ["aes_byte", "kdf_iteration"]
 
     /// Built-ins per kind, in listing order: (name, summary, values in field order).
     public static func builtins(_ kind: ProfileSpec.Kind) -> [(name: String, summary: String, values: [Double])] {

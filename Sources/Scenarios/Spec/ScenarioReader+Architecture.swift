@@ -20,6 +20,7 @@ extension ScenarioReader {
         (["protocol", "confirm"], "the central server's outbox tracks delivery: there are no confirm messages"),
         (["protocol", "resend_retry"], "there are no resend requests"),
         (["protocol", "resend_multicast_after"], "there are no resend requests"),
+        (["workload", "chunking", "real_bytes"], "the central model sends no real bytes: its files and chunks are costed by size"),
     ]
 
     func checkArchitectureFields(_ root: JSONValue, _ architecture: Architecture) {

@@ -72,7 +72,7 @@ extension ScenarioReader {
         guard let n else {
             return WorkloadSpec(writers: .all, update: nil, delete: nil, objects: 100, objectSize: .constant(323))
         }
-        guard let o = ObjectReader(n, allowed: ["writers", "update", "delete", "objects", "object_size"]) else { return nil }
+        guard let o = ObjectReader(n, allowed: ["writers", "update", "delete", "objects", "object_size", "chunking"]) else { return nil }
         let before = sink.count
         let writers = o.optional("writers").map { $0.selection(count: devices, noun: "device") } ?? .all
         let update = o.optional("update").map { readProcess($0, duration: duration) }
@@ -80,7 +80,11 @@ extension ScenarioReader {
         let objects = o.optional("objects").map { $0.int(in: 1...10_000_000) } ?? 100
         let size = o.optional("object_size").map { readDistribution($0, durations: false) } ?? .constant(323)
         if let size, size.mean < 1 { sink.add(n.key("object_size"), "got a mean size below 1 byte, expected ≥ 1") }
-        if let size, size.largestBound > Double(WorkloadSpec.maxObjectSize) {
+        let chunking = o.optional("chunking").map(readChunking)
+        if let size, let c = chunking ?? nil, let writers, let duration {
+            let updates = (update ?? nil).map { $0.expectedEvents(in: duration) * Double(writers.count(of: devices ?? 1)) } ?? 0
+            checkChunkedSizes(n, size: size, chunking: c, expectedUpdates: updates)
+        } else if chunking == nil, let size, size.largestBound > Double(WorkloadSpec.maxObjectSize) {
             sink.add(n.key("object_size"), "got sizes up to \(NumberFormat.shortest(size.largestBound)) bytes, expected at most \(WorkloadSpec.maxObjectSize) (16 MiB; larger draws of an unbounded distribution are cut to it)")
         }
         if let duration, let writers {
@@ -94,8 +98,9 @@ extension ScenarioReader {
             }
         }
         guard sink.count == before, let writers, let objects, let size,
-              update != .some(nil), delete != .some(nil) else { return nil }
-        return WorkloadSpec(writers: writers, update: update ?? nil, delete: delete ?? nil, objects: objects, objectSize: size)
+              update != .some(nil), delete != .some(nil), chunking != .some(nil) else { return nil }
+        return WorkloadSpec(writers: writers, update: update ?? nil, delete: delete ?? nil, objects: objects, objectSize: size,
+                            chunking: chunking ?? nil)
     }
 
     func readChurn(_ n: Node?, devices: Int?, duration: SimDuration?) -> ChurnSpec? {

@@ -8,7 +8,7 @@ struct ScenarioReader {
 
     static let topKeys = ["format", "name", "description", "seed", "replications", "duration", "warmup",
                           "group", "protocol", "sharing", "workload", "churn", "faults", "profiles",
-                          "sweep", "metrics", "series", "require", "settle", "architecture", "central"]
+                          "sweep", "metrics", "series", "require", "settle", "architecture", "central", "device_store"]
 
     /// The spec, or nil when any issue was added (issues are in `sink`).
     func read(_ root: JSONValue) -> ScenarioSpec? {
@@ -42,6 +42,7 @@ struct ScenarioReader {
             n.choice(Architecture.allCases.map(\.rawValue)).flatMap(Architecture.init(rawValue:))
         } ?? .grouper
         let central = readCentral(obj.optional("central"))
+        let deviceStore = readDeviceStore(obj.optional("device_store"))
         if let architecture { checkArchitectureFields(root, architecture) }
         if let d = duration, let st = settle, st >= d {
             sink.add("settle", "got \"\(st)\", expected a settle time shorter than the duration (\(d))")
@@ -59,13 +60,15 @@ struct ScenarioReader {
         }
         guard sink.count == before, let name, let seed, let replications, let duration, let warmup, let group,
               let proto, let sharing, let workload, let churn, let faults, let profiles, let sweep, let metrics,
-              let require, let settle, let series, let architecture, let central
+              let require, let settle, let series, let architecture, let central,
+              let deviceStore
         else { return nil }
         return ScenarioSpec(name: name, description: description, seed: seed, replications: replications,
                             duration: duration, warmup: warmup, group: group, protocolSpec: proto,
                             sharing: sharing, workload: workload, churn: churn, faults: faults,
                             profiles: profiles, sweep: sweep, metrics: metrics, series: series,
-                            require: require, settle: settle, architecture: architecture, central: central)
+                            require: require, settle: settle, architecture: architecture, central: central,
+                            deviceStore: deviceStore)
     }
 
     /// Names become directory names: letters, digits, `.`, `_`, `-`; at most 64.

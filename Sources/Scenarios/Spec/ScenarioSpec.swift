@@ -35,6 +35,8 @@ public struct ScenarioSpec: Equatable, Sendable {
     public var architecture: Architecture = .grouper
     /// The central server's options; only with `architecture` central.
     public var central: CentralSpec = CentralSpec()
+    /// How devices keep their store at rest (issue #10, seed 003).
+    public var deviceStore = DeviceStoreConfig()
 
     /// The checkers a run reports.
     public static let checkers = ["convergence", "delivery", "outbox", "no-phantom", "ttl"]
@@ -154,16 +156,23 @@ public struct WorkloadSpec: Equatable, Sendable {
     public var objects: Int
     /// Object (record) size in bytes; draws are rounded and kept in 1...`maxObjectSize`.
     public var objectSize: DistributionSpec
+    /// Updates sent as chunk messages (issue #10); nil: one message per update.
+    public var chunking: ChunkingConfig? = nil
 
-    /// The largest object a scenario may write (16 MiB).
+    /// The largest object a scenario may write without chunking (16 MiB), and the largest chunk.
     public static let maxObjectSize = 16 << 20
+    /// The largest object a scenario may write with chunking (4 GiB).
+    public static let maxChunkedObjectSize = 4 << 30
+    /// At most this many chunks per object.
+    public static let maxChunksPerObject = 1 << 16
     /// At most this many expected workload events, or churn changes, per run.
     public static let maxEvents = 10_000_000
 
     /// One size draw, in bytes.
     public func drawSize(using rng: inout Xoshiro256StarStar) -> Int {
         let v = objectSize.sample(using: &rng).rounded()
-        return v >= Double(Self.maxObjectSize) ? Self.maxObjectSize : max(1, Int(v))
+        let cap = chunking == nil ? Self.maxObjectSize : Self.maxChunkedObjectSize
+        return v >= Double(cap) ? cap : max(1, Int(v))
     }
 }
 

@@ -12,8 +12,10 @@ import SimKernel
         let profiles = base.keys.sorted().map { k in
             k == kind ? "\"\(k)\": {\"base\": \"\(base[k]!)\", \"\(field)\": \(value)}" : "\"\(k)\": \"\(base[k]!)\""
         }.joined(separator: ", ")
+        // The at-rest fields cost something only with an encrypted store (issue #10).
+        let store = ProfileCatalog.quietFields.contains(field) ? "\"device_store\": {\"at_rest\": \"aes256-cbc\"}," : ""
         return """
-        {"format": 1, "name": "profile-field", "duration": "2h", "seed": 5,
+        {"format": 1, "name": "profile-field", "duration": "2h", "seed": 5, \(store)
          "group": {"devices": 3, "k": 2, "n": 3, "s": 3, "ttl": "1h"},
          "workload": {"update": {"every": {"dist": "exponential", "mean": "10min"}}},
          "churn": {"online": "30min", "offline": "10min"},

@@ -36,7 +36,7 @@ import GrouperModel
     @Test func listShowsTheThesisNumbers() {
         let list = GrouperCLI.listing
         #expect(list.contains("a5            iPhone 4s class (Apple A5, 800 MHz): field_op=40ns random_byte=50ns "
-                              + "json_byte=200ns store_op=2ms request=5ms\n"))
+                              + "json_byte=200ns store_op=2ms request=5ms aes_byte=35ns kdf_iteration=2us\n"))
         #expect(list.contains("lab-80211n    802.11n lab WLAN: latency=5ms latency_step=100us bandwidth=2500000 "
                               + "timeout=1min push_latency=300ms overhead=400\n"))
         #expect(list.contains("tomcat-mysql  Tomcat + MySQL web service (thesis setup): processing=5ms per_share=1ms\n"))

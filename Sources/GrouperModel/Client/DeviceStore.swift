@@ -1,0 +1,61 @@
+import SimKernel
+
+/// How a device keeps its store on flash (issue #10, seed 003).
+public enum AtRestMode: String, Codable, CaseIterable, Sendable {
+    /// Plaintext files: a stolen device exposes every object it holds.
+    case plain
+    /// AES-256-CBC, incremental: each object (each chunk of a chunked object) is encrypted as it
+    /// is written, so at most one chunk per object is plaintext in memory at a time; the key comes
+    /// from one PBKDF2 derivation per device start and is kept in the platform key store.
+    case aes256CBC = "aes256-cbc"
+}
+
+/// The device store option of a scenario (`"device_store"`).
+public struct DeviceStoreConfig: Codable, Equatable, Sendable {
+    public var atRest: AtRestMode
+    /// PBKDF2 iterations of the key derivation at each device start (RNCryptor's v3 format,
+    /// the library seed 003 uses, derives its keys with 10 000).
+    public var kdfIterations: Int
+
+    public static let defaultKDFIterations = 10_000
+
+    public init(atRest: AtRestMode = .plain, kdfIterations: Int = defaultKDFIterations) {
+        self.atRest = atRest; self.kdfIterations = kdfIterations
+    }
+}
+
+extension DeviceProfile {
+    /// CPU time of encrypting or decrypting `bytes` with AES-256-CBC.
+    public func atRestTime(bytes: Int) -> SimDuration { .nanoseconds(Int64((Double(bytes) * nanosPerAESByte).rounded())) }
+    /// CPU time of one PBKDF2 derivation of `iterations`.
+    public func keyDerivationTime(iterations: Int) -> SimDuration {
+        .nanoseconds(Int64((Double(iterations) * nanosPerKDFIteration).rounded()))
+    }
+}
+
+extension DeviceNode {
+    /// Encrypts `bytes` written to an encrypted store (nothing for a plain store).
+    func chargeAtRest(bytes: Int, _ sim: Simulation<GrouperEvent>) {
+        guard config.deviceStore.atRest == .aes256CBC else { return }
+        _ = useCPU(config.device.atRestTime(bytes: bytes), now: sim.now)
+    }
+
+    /// The key derivation of a device start (the run's start, and every return online: the app
+    /// launches again) for an encrypted store.
+    func deriveStoreKey(_ sim: Simulation<GrouperEvent>) {
+        guard config.deviceStore.atRest == .aes256CBC else { return }
+        _ = useCPU(config.device.keyDerivationTime(iterations: config.deviceStore.kdfIterations), now: sim.now)
+    }
+
+    /// Plaintext bytes a stolen device exposes now: with a plain store, the bytes of every live
+    /// object (a chunked object's full size) and of the chunks held for objects not complete
+    /// yet; with an encrypted store, none (the key is in the key store, not on the flash).
+    var plaintextBytesAtRest: Int {
+        guard config.deviceStore.atRest == .plain else { return 0 }
+        let live = store.entries.values.reduce(0) { sum, e in
+            guard let c = e.content else { return sum }
+            return sum + (ChunkRecord.objectSize(c) ?? c.utf8.count)
+        }
+        return live + chunks.heldBytes
+    }
+}

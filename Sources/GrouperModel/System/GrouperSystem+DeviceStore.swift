@@ -1,0 +1,26 @@
+import SimKernel
+
+extension GrouperSystem {
+    /// `device_plaintext_bytes`: the mean over members, now, of the plaintext bytes a stolen
+    /// device would expose (`DeviceNode.plaintextBytesAtRest`); nil without members.
+    public var devicePlaintextBytesMean: Double? {
+        let members = world.deviceNodes.filter(\.isMember)
+        guard !members.isEmpty else { return nil }
+        return Double(members.reduce(0) { $0 + $1.plaintextBytesAtRest }) / Double(members.count)
+    }
+
+    /// Objects device `d` holds complete (not tombstones), and chunks it holds of incomplete ones.
+    public func chunkState(device d: Int) -> (objects: Int, pendingChunkBytes: Int) {
+        let node = world.deviceNodes[d]
+        return (node.store.liveObjects.count, node.chunks.heldBytes)
+    }
+}
+
+extension CentralSystem {
+    /// `device_plaintext_bytes` of a central run (see `GrouperSystem.devicePlaintextBytesMean`).
+    public var devicePlaintextBytesMean: Double? {
+        let members = world.deviceNodes.filter(\.isMember)
+        guard !members.isEmpty else { return nil }
+        return Double(members.reduce(0) { $0 + $1.plaintextBytesAtRest }) / Double(members.count)
+    }
+}
