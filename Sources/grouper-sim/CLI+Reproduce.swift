@@ -1,3 +1,4 @@
+import Scenarios
 import Foundation
 
 extension GrouperCLI {
@@ -20,7 +21,7 @@ extension GrouperCLI {
                 let out = try list.option("--out") ?? "results"
                 let jobs = try list.int("--jobs", in: 1...1024) ?? ProcessInfo.processInfo.activeProcessorCount
                 try list.finish(known: ["--out", "--jobs"])
-                do { try Reproduction.execute(out: out, jobs: jobs, io: io) } catch let e as OutputDirectory.WriteError {
+                do { io.out(try Reproduction.execute(out: out, jobs: jobs, progress: io.err)) } catch let e as OutputDirectory.WriteError {
                     throw CLIError("reproduce: \(e.description)")
                 }
                 return .ok

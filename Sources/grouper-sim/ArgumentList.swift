@@ -1,3 +1,4 @@
+import Scenarios
 /// Minimal, strict option parser: `--name value`, `--name=value`, `--flag`.
 ///
 /// Every option a command does not consume is an error naming it (with a

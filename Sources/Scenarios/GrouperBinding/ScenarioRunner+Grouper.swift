@@ -100,7 +100,7 @@ public struct GrouperExecutor: RunExecutor {
         return c
     }
 
-    static func nanos(_ seconds: Double) -> Int64 { Int64((seconds * 1e9).rounded()) }
+    static func nanos(_ seconds: Double) -> Int64 { ProfileCatalog.Field.roundedNanos(seconds) }
 }
 
 /// Which executor `grouper-sim run` uses.

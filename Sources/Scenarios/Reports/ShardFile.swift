@@ -4,7 +4,7 @@ import Foundation
 /// the overrides and the exact records of the runs in the slice. Metric values are
 /// written in shortest round-trip form, so a merge rebuilds bit-identical doubles.
 public struct ShardFile: Sendable {
-    public static let fileName = "shard.json"
+    public static let fileName = OutputSafety.shardFileName
     public var shard: Int
     public var of: Int
     public var source: ScenarioSource
@@ -35,7 +35,7 @@ public struct ShardFile: Sendable {
             return .object(fields)
         }
         return JSONWriter.pretty(.object([
-            ("format", .string("grouper-sim-shard-1")), ("version", .string(GrouperCLI.version)),
+            ("format", .string("grouper-sim-shard-1")), ("version", .string(Tool.version)),
             ("shard", .number(Double(shard))), ("of", .number(Double(of))), ("engine", .string(engine.rawValue)),
             ("scenario_file", .string(source.label)),
             ("scenario_base64", .string(Data(source.bytes).base64EncodedString())),
@@ -51,8 +51,8 @@ public struct ShardFile: Sendable {
         func bad(_ why: String) -> ParseError { ParseError(description: "\(where_): not a grouper-sim shard file (\(why))") }
         guard let root = try? JSONParser.parse(text) else { throw bad("invalid JSON") }
         guard root["format"] == .string("grouper-sim-shard-1") else { throw bad("unknown format") }
-        guard root["version"] == .string(GrouperCLI.version) else {
-            throw ParseError(description: "\(where_): written by grouper-sim \(root["version"]?.brief ?? "?"), this is \(GrouperCLI.version); rerun the shard")
+        guard root["version"] == .string(Tool.version) else {
+            throw ParseError(description: "\(where_): written by grouper-sim \(root["version"]?.brief ?? "?"), this is \(Tool.version); rerun the shard")
         }
         guard let shard = int(root["shard"]), let of = int(root["of"]),
               case .string(let label)? = root["scenario_file"], case .string(let b64)? = root["scenario_base64"],

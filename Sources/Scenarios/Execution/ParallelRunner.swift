@@ -41,7 +41,7 @@ public enum ParallelRunner {
     }
 
     /// Runs one simulation and orders its metrics as the spec lists them.
-    static func record(_ run: ResolvedRun, executor: any RunExecutor) throws -> RunRecord {
+    package static func record(_ run: ResolvedRun, executor: any RunExecutor) throws -> RunRecord {
         let outcome = try executor.execute(run)
         var values: [Double] = []
         for name in run.spec.metrics {

@@ -79,6 +79,9 @@ public enum OutputSafety {
 
     // MARK: - Helpers
 
+    /// The file a shard run writes (`ShardFile.fileName`).
+    public static let shardFileName = "shard.json"
+
     enum Kind { case file, directory, other }
 
     /// `path` as an absolute, standardized URL; an existing symbolic link is followed.
@@ -117,8 +120,8 @@ public enum OutputSafety {
     static func resultFiles(in url: URL, entries: [String]) -> [String]? {
         guard entries.allSatisfy({ kind(of: url.appendingPathComponent($0)) == .file && !isSymlink(url.appendingPathComponent($0)) })
         else { return nil }
-        if entries == [ShardFile.fileName] {
-            guard let data = FileManager.default.contents(atPath: url.appendingPathComponent(ShardFile.fileName).path),
+        if entries == [shardFileName] {
+            guard let data = FileManager.default.contents(atPath: url.appendingPathComponent(shardFileName).path),
                   let root = try? JSONParser.parse(String(decoding: data, as: UTF8.self)),
                   root["format"] == .string("grouper-sim-shard-1") else { return nil }
             return entries

@@ -1,3 +1,4 @@
+import Scenarios
 import Foundation
 import GrouperModel
 import SimKernel

@@ -29,7 +29,7 @@ extension ResultSet {
                      ("checkers", .string(r.failedCheckers.isEmpty ? "ok" : "failed:" + r.failedCheckers.map(\.name).joined(separator: ";")))])
         }
         let doc = JSONValue.object([
-            ("tool", .string("grouper-sim")), ("version", .string(GrouperCLI.version)), ("engine", .string(engine.rawValue)),
+            ("tool", .string("grouper-sim")), ("version", .string(Tool.version)), ("engine", .string(engine.rawValue)),
             ("scenario", .object([("name", .string(spec.name)), ("file", .string(src.fileName)),
                                   ("bytes", .number(Double(src.bytes.count))),
                                   ("fnv1a64", .string(NumberFormat.hex(StableHash.fnv1a64(bytes: src.bytes))))])),

@@ -7,6 +7,9 @@ import GrouperModel
 extension ProfileCatalog.Field {
     typealias Path<Value> = WritableKeyPath<SystemConfig, Value> & Sendable
 
+    /// Seconds to whole nanoseconds, rounded to nearest.
+    static func roundedNanos(_ seconds: Double) -> Int64 { Int64((seconds * 1e9).rounded()) }
+
     /// A duration the model keeps as Double nanoseconds (a cost per operation: at most 1 s).
     static func nanos(_ name: String, _ path: Path<Double>, _ summary: String) -> Self {
         Self(name: name, unit: .duration, summary: summary, longest: .seconds(Int64(1)),
@@ -15,13 +18,13 @@ extension ProfileCatalog.Field {
     /// A duration the model keeps as Int64 nanoseconds.
     static func nanos(_ name: String, _ path: Path<Int64>, _ summary: String, longest: SimDuration = .days(1)) -> Self {
         Self(name: name, unit: .duration, summary: summary, longest: longest,
-             read: { Double($0[keyPath: path]) / 1e9 }, apply: { $0[keyPath: path] = GrouperExecutor.nanos($1) })
+             read: { Double($0[keyPath: path]) / 1e9 }, apply: { $0[keyPath: path] = roundedNanos($1) })
     }
     /// A timeout: a `SimDuration` of at least 1 ns (0 would time every request out at once).
     static func timeout(_ name: String, _ path: Path<SimDuration>, _ summary: String) -> Self {
         Self(name: name, unit: .duration, summary: summary,
              read: { Double($0[keyPath: path].nanoseconds) / 1e9 },
-             apply: { $0[keyPath: path] = .nanoseconds(max(1, GrouperExecutor.nanos($1))) })
+             apply: { $0[keyPath: path] = .nanoseconds(max(1, roundedNanos($1))) })
     }
     /// Bytes per second, as is.
     static func bandwidth(_ name: String, _ path: Path<Double>, _ summary: String) -> Self {

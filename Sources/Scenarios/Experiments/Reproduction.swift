@@ -34,15 +34,16 @@ public enum Reproduction {
     /// Writes results/<name>/ for every scenario (the thesis's, then the hostile-server
     /// built-ins of docs/adversaries.md and the architecture comparison of
     /// docs/architectures.md) and results/equations.{md,csv,json}.
-    public static func execute(out: String, jobs: Int, io: CLIOutput) throws {
+    /// `progress` gets one line per step; the returned line says what was written.
+    public static func execute(out: String, jobs: Int, progress: (String) -> Void) throws -> String {
         let scenarios = ThesisScenarios.all + (BuiltinScenarios.hostile + BuiltinScenarios.architectures).map { ($0.name, $0.text) }
         try OutputSafety.checkReproduceFolder(out, folders: scenarios.map(\.name), files: flatFileNames)
         for (i, s) in scenarios.enumerated() {
-            io.err("reproduce: [\(i + 1)/\(scenarios.count + 1)] \(s.name)\n")
+            progress("reproduce: [\(i + 1)/\(scenarios.count + 1)] \(s.name)\n")
             let result = try run(name: s.name, text: s.text, jobs: jobs)
             try OutputDirectory.write(result.files, to: "\(out)/\(s.name)", option: "reproduce --out")
         }
-        io.err("reproduce: [\(scenarios.count + 1)/\(scenarios.count + 1)] equations 6.1–6.8 and ablation\n")
+        progress("reproduce: [\(scenarios.count + 1)/\(scenarios.count + 1)] equations 6.1–6.8 and ablation\n")
         var md = "# Equations 6.1–6.8: closed forms and simulated counts\n\n", csv = "", json = ""
         // One pool of `jobs` workers, longest first: case 2 under the protocol model (whose
         // replications also run on `jobs` threads), then the ablation's other steps, case 2
@@ -74,7 +75,7 @@ public enum Reproduction {
         let ablationMD = "# Equations 6.5–6.8: from the thesis's assumptions to the protocol (case 2)\n\n" + ablation.markdown
         try writeFlat([("equations.md", md), ("equations.csv", csv), ("equations.json", json),
                        ("equations-ablation.md", ablationMD), ("equations-ablation.csv", ablation.csv)], to: out)
-        io.out("wrote \(out)/ (\(scenarios.count) scenarios, equations.{md,csv,json}, equations-ablation.{md,csv})\n")
+        return ("wrote \(out)/ (\(scenarios.count) scenarios, equations.{md,csv,json}, equations-ablation.{md,csv})\n")
     }
 
     /// The files `execute` writes next to the scenario folders.

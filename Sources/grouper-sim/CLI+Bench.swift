@@ -1,3 +1,4 @@
+import Scenarios
 extension GrouperCLI {
     /// Benchmarks by name; each lives in its own file under Bench/.
     static var benchmarks: [(name: String, summary: String, run: @Sendable ([String], CLIOutput) throws -> ExitCode)] {

@@ -1,3 +1,4 @@
+import Scenarios
 import SimKernel
 
 /// `grouper-sim bench kernel`: the classic hold model through the real `Simulation` API.

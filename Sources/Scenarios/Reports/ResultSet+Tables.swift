@@ -65,7 +65,7 @@ extension ResultSet {
         return s
     }
 
-    static func unit(_ metric: String) -> String { MetricCatalog.metric(named: metric)?.unit ?? "" }
+    package static func unit(_ metric: String) -> String { MetricCatalog.metric(named: metric)?.unit ?? "" }
 }
 
 /// RFC 4180 CSV with `\n` line ends; fields with `,`, `"` or a line break are quoted.

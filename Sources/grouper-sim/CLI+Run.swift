@@ -1,3 +1,4 @@
+import Scenarios
 import Foundation
 
 /// Options of `grouper-sim run`.

@@ -1,3 +1,4 @@
+import Scenarios
 import GrouperModel
 extension GrouperCLI {
     static var validateCommand: CLICommand {
