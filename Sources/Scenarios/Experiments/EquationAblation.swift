@@ -15,7 +15,7 @@ public struct EquationAblation: Sendable {
         for (_, a) in all where !(known.map(\.0) + todo).contains(where: { same($0, a, p) }) { todo.append(a) }
         // Steps run side by side, one thread each (each step's own rounds then run serially).
         let pending = todo, indices = todo.indices.map { UInt64($0) }
-        let results = try ThesisEquations.parallelMap(indices, jobs: p.jobs) { i -> EquationResult in
+        let results = try ParallelRunner.map(indices, jobs: p.jobs) { i -> EquationResult in
             var q = p
             q.model = pending[Int(i)]
             q.jobs = 1

@@ -58,7 +58,7 @@ public enum Reproduction {
         for a in steps { var q = ablationCase; q.model = a; q.jobs = 1; tasks.append(q) }
         tasks += [cases[1], cases[0]].map { p -> EquationParameters in var q = p; q.jobs = 1; return q }
         let all = tasks
-        let done = try ThesisEquations.parallelMap(all.indices.map { UInt64($0) }, jobs: jobs) {
+        let done = try ParallelRunner.map(all.indices.map { UInt64($0) }, jobs: jobs) {
             try ThesisEquations.run(all[Int($0)])
         }
         let protocolTwo = done[0], stepResults = Array(done[1...steps.count])
