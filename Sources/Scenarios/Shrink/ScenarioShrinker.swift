@@ -89,10 +89,12 @@ public struct ScenarioShrinker {
     }
 
     /// A finding with every word that holds a digit (device, object, message and server
-    /// names, counts) replaced by `#`: what stays is the kind of failure and its reason.
+    /// names, counts) replaced by `#`: what stays is the kind of failure and its reason. A
+    /// count of 0 stays: "0 servers still hold it" (the shares are gone) is another way to fail
+    /// than "1 servers still hold it" (the device just had no time to fetch).
     static func masked(_ finding: String) -> String {
         var out = "", word = ""
-        func flush() { out += word.contains(where: \.isNumber) ? "#" : word; word = "" }
+        func flush() { out += word == "0" || !word.contains(where: \.isNumber) ? word : "#"; word = "" }
         for ch in finding {
             if ch.isLetter || ch.isNumber || ch == "-" || ch == "_" { word.append(ch) } else { flush(); out.append(ch) }
         }
