@@ -1,4 +1,3 @@
-import Foundation
 import SimKernel
 
 /// `grouper-sim shrink`: from one failing run to a small scenario that fails the same checker
@@ -78,9 +77,7 @@ public struct ScenarioShrinker {
     }
 
     func parallelMap(_ specs: [ScenarioSpec], _ body: @escaping @Sendable (ScenarioSpec) throws -> Bool) throws -> [Bool] {
-        let box = ResultBox(count: specs.count)
-        DispatchQueue.concurrentPerform(iterations: specs.count) { i in box.set(i, Result { try body(specs[i]) }) }
-        return try box.values.map { try $0!.get() }
+        try ParallelRunner.map(specs.indices.map { UInt64($0) }, jobs: jobs) { try body(specs[Int($0)]) }
     }
 
     /// A checker's detail as single findings (`GrouperExecutor` joins up to five with "; ").
@@ -103,11 +100,3 @@ public struct ScenarioShrinker {
     }
 }
 
-/// Results of a parallel batch, one slot per candidate.
-final class ResultBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var slots: [Result<Bool, any Error>?]
-    init(count: Int) { slots = Array(repeating: nil, count: count) }
-    func set(_ i: Int, _ r: Result<Bool, any Error>) { lock.lock(); slots[i] = r; lock.unlock() }
-    var values: [Result<Bool, any Error>?] { lock.lock(); defer { lock.unlock() }; return slots }
-}
