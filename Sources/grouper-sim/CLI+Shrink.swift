@@ -14,7 +14,7 @@ extension GrouperCLI {
             random writes, churn and faults become explicit writes and windows, then delta
             debugging removes writes, offline windows, faults, invitations, devices and servers
             and shortens the active time and the settle period. Progress goes to stderr; the
-            shrunk scenario (one point, the checker required) is written to FILE-OUT, with the
+            shrunk scenario (one point, the checker required) is written to --out FILE, with the
             command that replays it.
 
             OPTIONS:
