@@ -14,13 +14,20 @@ extension ResultSet {
     public var transferFigure: StackedBarFigure? {
         let indices = Self.transferParts.map { $0.metrics.compactMap { spec.metrics.firstIndex(of: $0) } }
         guard indices.allSatisfy({ $0.count == 3 }) else { return nil }
+        // A zipped first axis is labelled by its first path alone (as the line plots do), when
+        // that path's values tell the points apart.
+        let first = spec.sweep.first?.parameters ?? []
+        let unique = Set(first.first?.values.map { JSONWriter.compact($0) } ?? []).count == first.first?.values.count
+        let partners = unique ? first.dropFirst().map(\.path) : []
         let categories = scenario.points.map { p in
-            p.assignments.isEmpty ? "all runs" : p.assignments.map { SweepPoint.text($0.value) }.joined(separator: ", ")
+            p.assignments.isEmpty ? "all runs"
+                : p.assignments.filter { !partners.contains($0.path) }.map { SweepPoint.text($0.value) }.joined(separator: ", ")
         }
         let panels = zip(Self.transferParts, indices).map { part, idx in
             StackedBarFigure.Panel(title: part.direction, bars: scenario.points.indices.map { transferBar(point: $0, metrics: idx) })
         }
-        let xTitle = sweptPaths.isEmpty ? "" : sweptPaths.joined(separator: ", ")
+        let xTitle = sweptPaths.filter { !partners.contains($0) }.joined(separator: ", ")
+            + (partners.isEmpty ? "" : " (zipped with \(partners.joined(separator: ", ")))")
         return StackedBarFigure(title: "\(spec.name): upload and download time by part\(engineMark)", xTitle: xTitle,
                                 yTitle: "time (s)", categories: categories,
                                 parts: ["data sync", "secret sharing", "network"], panels: panels)
