@@ -101,7 +101,7 @@ import SimKernel
     @Test func refinedFormsMatchTheSimulationOverAGrid() throws {
         let full = ProcessInfo.processInfo.environment["EQUATION_GRID"] == "full"
         let points = Self.grid + (full ? Self.fullGrid : [])
-        let results = try ThesisEquations.parallelMap(points.indices.map { UInt64($0) }, jobs: 2) { i -> [EquationRow] in
+        let results = try ParallelRunner.map(points.indices.map { UInt64($0) }, jobs: 2) { i -> [EquationRow] in
             var p = points[Int(i)].parameters
             p.replications = full ? 40 : 8; p.jobs = 1
             return try ThesisEquations.evaluate(p)
