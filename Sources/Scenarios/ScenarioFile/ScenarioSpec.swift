@@ -158,6 +158,9 @@ public struct WorkloadSpec: Equatable, Sendable {
     public var objectSize: DistributionSpec
     /// Updates sent as chunk messages (issue #10); nil: one message per update.
     public var chunking: ChunkingConfig? = nil
+    /// Writes at given times (`"writes"`), played after the processes' draws; what `shrink`
+    /// turns a run's random workload into.
+    public var writes: [ExplicitWrite] = []
 
     /// The largest object a scenario may write without chunking (16 MiB), and the largest chunk.
     public static let maxObjectSize = 16 << 20
