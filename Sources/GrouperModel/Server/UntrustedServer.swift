@@ -97,7 +97,7 @@ public struct UntrustedServer: Sendable {
     }
 
     mutating func initialise(_ g: Int, k: Int, n: Int, s: Int, ttl: SimDuration) -> Result<ServerReply, ServerError> {
-        guard k >= 1, k <= s, s <= n, n <= 255, ttl.nanoseconds > 0 else {
+        guard ShareThreshold.violations(k: k, n: n, s: s).isEmpty, ttl.nanoseconds > 0 else {
             return .failure(.invalidParameters("need 1 ≤ k ≤ s ≤ n ≤ 255 and TTL > 0, got k=\(k) n=\(n) s=\(s) ttl=\(ttl)"))
         }
         groups[g].threshold = k; groups[g].servers = n; groups[g].safe = s; groups[g].ttl = ttl

@@ -170,9 +170,9 @@ extension SystemConfig {
                 throw fail("members", "must be sorted distinct device indices in 0..<\(devices) starting with the owner 0, got \(members)")
             }
         }
-        guard (1...255).contains(servers) else { throw fail("servers", "n must be in 1...255, got \(servers)") }
-        guard k >= 1, k <= servers else { throw fail("k", "must be in 1...n (\(servers)), got \(k)") }
-        guard s >= k, s <= servers else { throw fail("s", "must be in k...n (\(k)...\(servers)), got \(s)") }
+        if let v = ShareThreshold.violations(k: k, n: servers, s: s).first {
+            throw fail(v.parameter == "n" ? "servers" : v.parameter, v.message)
+        }
         guard ttl.nanoseconds > 0 else { throw fail("ttl", "must be positive, got \(ttl)") }
         guard sweepPeriod.nanoseconds > 0 else { throw fail("sweepPeriod", "must be positive, got \(sweepPeriod)") }
         guard requestTimeout.nanoseconds > 0 else { throw fail("requestTimeout", "must be positive") }
