@@ -82,7 +82,7 @@ public struct UntrustedServer: Sendable {
     /// A 32-hex-digit key from the server's seeded stream.
     mutating func newKey() -> String {
         let a = rng.next(), b = rng.next()
-        return hex16(a) + hex16(b)
+        return StableHash.hex(a) + StableHash.hex(b)
     }
 
     mutating func register(groupID: String, name: String, ownerNode: String, now: SimTime)
@@ -134,7 +134,3 @@ public struct UntrustedServer: Sendable {
     }
 }
 
-func hex16(_ v: UInt64) -> String {
-    let s = String(v, radix: 16)
-    return String(repeating: "0", count: 16 - s.count) + s
-}

@@ -84,7 +84,7 @@ import GrouperModel
         #expect(NumberFormat.fixed(-0.0000001) == "0.000000")
         #expect(NumberFormat.fixed(-2.5, digits: 2) == "-2.50")
         #expect(NumberFormat.fixed(.nan) == "NaN")
-        #expect(NumberFormat.hex(255) == "00000000000000ff")
+        #expect(StableHash.hex(255) == "00000000000000ff")
     }
 
     @Test func studentTIntervals() {
