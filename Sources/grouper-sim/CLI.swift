@@ -49,7 +49,7 @@ public enum GrouperCLI {
 
     /// All subcommands, in the order `--help` lists them.
     public static var commands: [CLICommand] {
-        [runCommand, validateCommand, listCommand, mergeCommand, reproduceCommand, thesisEquationsCommand, benchCommand]
+        [runCommand, validateCommand, listCommand, mergeCommand, shrinkCommand, reproduceCommand, thesisEquationsCommand, benchCommand]
     }
 
     public static var usage: String {

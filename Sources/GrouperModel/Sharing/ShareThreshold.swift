@@ -35,5 +35,14 @@ public struct ShareThreshold: Equatable, Hashable, Sendable, CustomStringConvert
         self.k = k; self.n = n; self.s = s
     }
 
+    /// This threshold on `n` servers (1...255): s, then k, lowered to fit.
+    public func onServers(_ n: Int) -> ShareThreshold {
+        precondition((1...255).contains(n), "n must be in 1...255, got \(n)")
+        let s = Swift.min(self.s, n)
+        return ShareThreshold(unchecked: Swift.min(k, s), n, s)
+    }
+
+    private init(unchecked k: Int, _ n: Int, _ s: Int) { self.k = k; self.n = n; self.s = s }
+
     public var description: String { "f(\(k),\(n),\(s))" }
 }

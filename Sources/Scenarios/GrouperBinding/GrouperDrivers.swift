@@ -101,6 +101,12 @@ enum GrouperDrivers {
                 }
             }
         }
+        for e in w.writes where SimTime.zero + e.at < end {
+            switch e.kind {
+            case .update: system.update(device: e.device - 1, objectID: "o\(e.object)", size: e.size, at: SimTime.zero + e.at)
+            case .delete: system.delete(device: e.device - 1, objectID: "o\(e.object)", at: SimTime.zero + e.at)
+            }
+        }
     }
 
     static func churn(_ spec: ScenarioSpec, _ system: any DrivenSystem, _ streams: RandomStreams, quiet: SimTime) {

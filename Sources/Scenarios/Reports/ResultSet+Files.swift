@@ -5,10 +5,12 @@ extension ResultSet {
     /// A pure function of the scenario bytes, overrides and run records.
     public var files: [(name: String, contents: String)] {
         var out: [(name: String, contents: String)] = [("runs.csv", runsCSV), ("summary.csv", summaryCSV), ("summary.md", summaryMarkdown)]
+        if let figure = transferFigure { out.append((Self.transferFigureFile, figure.render())) }
         out += plots.map { ($0.fileName, $0.plot.render()) }
         if let csv = seriesCSV { out.append(("series.csv", csv)) }
         out += seriesPlots.map { ($0.fileName, $0.plot.render()) }
         out.append(("resolved.json", resolvedJSON))
+        out.append(("index.html", indexHTML(files: out)))
         out.append(("manifest.json", manifest(files: out)))
         return out
     }

@@ -154,7 +154,9 @@ public struct SVGPlot: Sendable {
     }
 
     private func f(_ v: Double) -> String { NumberFormat.fixed(v, digits: 2) }
-    private func esc(_ s: String) -> String {
+    private func esc(_ s: String) -> String { Self.escape(s) }
+    /// Text for SVG and HTML: `&`, `<`, `>` and `"` as entities.
+    static func escape(_ s: String) -> String {
         var o = ""
         for c in s {
             switch c { case "&": o += "&amp;"; case "<": o += "&lt;"; case ">": o += "&gt;"; case "\"": o += "&quot;"; default: o.append(c) }

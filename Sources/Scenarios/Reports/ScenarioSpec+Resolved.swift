@@ -67,6 +67,7 @@ extension ScenarioSpec {
         if let u = workload.update { w.append(("update", Self.process(u))) }
         if let d = workload.delete { w.append(("delete", Self.process(d))) }
         w += [("objects", Self.int(workload.objects)), ("object_size", Self.distribution(workload.objectSize, durations: false))]
+        if !workload.writes.isEmpty { w.append(("writes", .array(workload.writes.map(Self.writeJSON)))) }
         return .object(w)
     }
 
@@ -79,6 +80,14 @@ extension ScenarioSpec {
               ("windows", .array(churn.windows.map { w in
                   .object([("device", Self.int(w.device)), ("start", Self.duration(w.start)), ("end", Self.duration(w.end))]) }))]
         return .object(c)
+    }
+
+    static func writeJSON(_ e: ExplicitWrite) -> JSONValue {
+        var o: [(String, JSONValue)] = [("device", int(e.device)), ("at", duration(e.at))]
+        if e.kind == .delete { o.append(("kind", .string("delete"))) }
+        o.append(("object", int(e.object)))
+        if e.kind == .update { o.append(("size", int(e.size))) }
+        return .object(o)
     }
 
     static func faultJSON(_ f: FaultSpec) -> JSONValue {

@@ -72,7 +72,7 @@ extension ScenarioReader {
         guard let n else {
             return WorkloadSpec(writers: .all, update: nil, delete: nil, objects: 100, objectSize: .constant(323))
         }
-        guard let o = ObjectReader(n, allowed: ["writers", "update", "delete", "objects", "object_size"]) else { return nil }
+        guard let o = ObjectReader(n, allowed: ["writers", "update", "delete", "objects", "object_size", "writes"]) else { return nil }
         let before = sink.count
         let writers = o.optional("writers").map { $0.selection(count: devices, noun: "device") } ?? .all
         let update = o.optional("update").map { readProcess($0, duration: duration) }
@@ -93,9 +93,11 @@ extension ScenarioReader {
                 }
             }
         }
+        let writes = o.optional("writes").map { readWrites($0, devices: devices, objects: objects, size: size, duration: duration) }
         guard sink.count == before, let writers, let objects, let size,
-              update != .some(nil), delete != .some(nil) else { return nil }
-        return WorkloadSpec(writers: writers, update: update ?? nil, delete: delete ?? nil, objects: objects, objectSize: size)
+              update != .some(nil), delete != .some(nil), writes != .some(nil) else { return nil }
+        return WorkloadSpec(writers: writers, update: update ?? nil, delete: delete ?? nil, objects: objects, objectSize: size,
+                            writes: (writes ?? nil) ?? [])
     }
 
     func readChurn(_ n: Node?, devices: Int?, duration: SimDuration?) -> ChurnSpec? {

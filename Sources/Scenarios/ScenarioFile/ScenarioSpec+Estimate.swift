@@ -7,7 +7,7 @@ extension ScenarioSpec {
         let g = group, p = protocolSpec, d = duration.seconds
         let n = Double(g.n), devices = Double(g.devices)
         let writers = Double(workload.writers.count(of: g.devices))
-        let jobs = writers * (uploadJobs(workload.update) + uploadJobs(workload.delete))
+        let jobs = writers * (uploadJobs(workload.update) + uploadJobs(workload.delete)) + Double(workload.writes.count)
         // One message: its upload (puts and answers, the push) and every other member's
         // download (list and get, with answers, from each server).
         let perMessage = 2 * n + 4 + (devices - 1) * 4 * n

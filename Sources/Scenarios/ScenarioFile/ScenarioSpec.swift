@@ -168,6 +168,9 @@ public struct WorkloadSpec: Equatable, Sendable {
     public var objects: Int
     /// Object (record) size in bytes; draws are rounded and kept in 1...`maxObjectSize`.
     public var objectSize: DistributionSpec
+    /// Writes at given times (`"writes"`), played after the processes' draws; what `shrink`
+    /// turns a run's random workload into.
+    public var writes: [ExplicitWrite] = []
 
     /// The largest object a scenario may write (16 MiB).
     public static let maxObjectSize = 16 << 20

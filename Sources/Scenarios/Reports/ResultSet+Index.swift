@@ -1,0 +1,46 @@
+/// `index.html` of a results folder: the scenario, the summary table and every figure, in one
+/// file that needs no network and no other file (the SVGs are inlined).
+extension ResultSet {
+    /// The page, from the files written before it (their SVGs are inlined in order).
+    func indexHTML(files: [(name: String, contents: String)]) -> String {
+        let e = SVGPlot.escape
+        var s = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>\(e(spec.name))</title>\n"
+        s += "<style>body{font-family:sans-serif;margin:2em;max-width:1200px}table{border-collapse:collapse;font-size:13px}"
+        s += "td,th{border:1px solid #ccc;padding:3px 6px;text-align:right}th{background:#f4f4f4}"
+        s += "pre{background:#f8f8f8;padding:1em;overflow:auto;font-size:12px}figure{margin:1em 0}</style>\n</head>\n<body>\n"
+        s += "<h1>\(e(spec.name))</h1>\n"
+        if !spec.description.isEmpty { s += "<p>\(e(spec.description))</p>\n" }
+        s += "<p>Engine: \(e(engine.rawValue)). \(scenario.points.count) sweep point(s) × \(spec.replications) replication(s), "
+        s += "seed \(spec.seed). Cells: mean ± half-width of the 95% confidence interval; [low, high] where it is cut at the "
+        s += "metric's range; k of n runs for 0/1 metrics. Files: "
+        s += files.map { "<a href=\"\(e($0.name))\">\(e($0.name))</a>" }.joined(separator: ", ") + ", manifest.json.</p>\n"
+        s += "<h2>Summary</h2>\n" + summaryTableHTML
+        if !failedRuns.isEmpty {
+            s += "<h2>Checker failures</h2>\n<ul>\n"
+            for r in failedRuns {
+                for c in r.failedCheckers {
+                    s += "<li>run \(r.index) (point \(r.point), replication \(r.replication)): \(e(c.name)) (\(c.kind.rawValue)): \(e(c.detail))</li>\n"
+                }
+            }
+            s += "</ul>\n"
+        }
+        let figures = files.filter { $0.name.hasSuffix(".svg") }
+        if !figures.isEmpty { s += "<h2>Figures</h2>\n" }
+        for f in figures { s += "<figure>\n\(f.contents)<figcaption>\(e(f.name))</figcaption>\n</figure>\n" }
+        s += "<h2>Scenario (\(e(scenario.source.fileName)))</h2>\n<pre>\(e(String(decoding: scenario.source.bytes, as: UTF8.self)))</pre>\n"
+        return s + "</body>\n</html>\n"
+    }
+
+    /// The summary table of `summary.md` as HTML.
+    var summaryTableHTML: String {
+        let e = SVGPlot.escape
+        let header = ["point"] + sweptPaths + spec.metrics.map { "\($0) (\(Self.unit($0)))" }
+        var s = "<table>\n<tr>" + header.map { "<th>\(e($0))</th>" }.joined() + "</tr>\n"
+        for (p, point) in scenario.points.enumerated() {
+            let cells = [String(p)] + point.assignments.map { SweepPoint.text($0.value) }
+                + spec.metrics.indices.map { summary(point: p, metric: $0).cell() }
+            s += "<tr>" + cells.map { "<td>\(e($0))</td>" }.joined() + "</tr>\n"
+        }
+        return s + "</table>\n"
+    }
+}

@@ -1,0 +1,102 @@
+import SimKernel
+
+/// `grouper-sim shrink`: from one failing run to a small scenario that fails the same checker
+/// the same way (docs/cli.md, "shrink").
+///
+/// The run's random workload, churn and faults are first made explicit (`concretized`), then
+/// delta debugging removes writes, windows, faults and invitations, devices and servers, and
+/// cuts the active time and the settle period, round after round until nothing more goes.
+/// Every step is a deterministic function of the candidates' outcomes, and candidates are
+/// judged in a fixed order, so the result is the same for any `jobs`.
+public struct ScenarioShrinker {
+    /// What must keep happening: this checker fails, with a finding like `signature`.
+    public struct Target: Equatable, Sendable {
+        public var checker: String
+        /// The original's first finding of `checker`, numbers and ids masked (`masked`).
+        public var signature: String
+        public var finding: String
+    }
+
+    public var executor: any RunExecutor = GrouperExecutor()
+    public var jobs = 1
+    /// Progress lines (stderr).
+    public var progress: @Sendable (String) -> Void = { _ in }
+    /// Candidate runs so far.
+    public private(set) var runs = 0
+
+    public init(jobs: Int = 1, progress: @escaping @Sendable (String) -> Void = { _ in }) {
+        self.jobs = jobs; self.progress = progress
+    }
+
+    /// The target of a run: the named checker's first finding, or the first required checker
+    /// that failed. Nil when the run passes (that checker found nothing).
+    public mutating func target(of spec: ScenarioSpec, replication: Int, checker: String?) throws -> Target? {
+        var probe = spec
+        probe.require = checker.map { [$0] } ?? spec.require
+        let verdicts = try outcome(probe, replication: replication)
+        guard let failed = verdicts.first(where: { !$0.passed && (checker == nil || $0.name == checker) }) else { return nil }
+        let first = Self.findings(failed.detail).first ?? failed.detail
+        return Target(checker: failed.name, signature: Self.masked(first), finding: first)
+    }
+
+    /// Whether `spec` (run as `replication`) fails `target` the same way.
+    public mutating func fails(_ spec: ScenarioSpec, replication: Int, _ target: Target) throws -> Bool {
+        try firstFailing([spec], replication: replication, target) != nil
+    }
+
+    /// The index of the first of `specs` that fails `target`; they are run `jobs` at a time.
+    mutating func firstFailing(_ specs: [ScenarioSpec], replication: Int, _ target: Target) throws -> Int? {
+        var start = 0
+        let executor = self.executor
+        while start < specs.count {
+            let batch = Array(specs[start..<min(start + max(1, jobs), specs.count)])
+            let hits = try parallelMap(batch) { spec -> Bool in
+                var probe = spec
+                probe.require = [target.checker]
+                guard let v = try? Self.run(probe, replication: replication, executor).first(where: { $0.name == target.checker })
+                else { return false }
+                return !v.passed && Self.findings(v.detail).contains { Self.masked($0) == target.signature }
+            }
+            runs += batch.count
+            if let i = hits.firstIndex(of: true) { return start + i }
+            start += batch.count
+        }
+        return nil
+    }
+
+    mutating func outcome(_ spec: ScenarioSpec, replication: Int) throws -> [CheckerVerdict] {
+        runs += 1
+        return try Self.run(spec, replication: replication, executor)
+    }
+
+    static func run(_ spec: ScenarioSpec, replication: Int, _ executor: any RunExecutor) throws -> [CheckerVerdict] {
+        let run = ResolvedRun(index: 0, point: 0, replication: replication,
+                              seed: RunPlan.runSeed(scenarioSeed: spec.seed, replication: replication),
+                              spec: spec, assignments: [], tracePath: nil)
+        return try executor.execute(run).checkers
+    }
+
+    func parallelMap(_ specs: [ScenarioSpec], _ body: @escaping @Sendable (ScenarioSpec) throws -> Bool) throws -> [Bool] {
+        try ParallelRunner.map(specs.indices.map { UInt64($0) }, jobs: jobs) { try body(specs[Int($0)]) }
+    }
+
+    /// A checker's detail as single findings (`GrouperExecutor` joins up to five with "; ").
+    static func findings(_ detail: String) -> [String] {
+        detail.components(separatedBy: "; ").filter { !$0.isEmpty && !$0.hasPrefix("… ") }
+    }
+
+    /// A finding with every word that holds a digit (device, object, message and server
+    /// names, counts) replaced by `#`: what stays is the kind of failure and its reason. A
+    /// count of 0 stays: "0 servers still hold it" (the shares are gone) is another way to fail
+    /// than "1 servers still hold it" (the device just had no time to fetch).
+    static func masked(_ finding: String) -> String {
+        var out = "", word = ""
+        func flush() { out += word == "0" || !word.contains(where: \.isNumber) ? word : "#"; word = "" }
+        for ch in finding {
+            if ch.isLetter || ch.isNumber || ch == "-" || ch == "_" { word.append(ch) } else { flush(); out.append(ch) }
+        }
+        flush()
+        return out
+    }
+}
+
