@@ -124,6 +124,12 @@ public struct RandomStreams: Sendable, Hashable {
 
 /// Hashes that never change across processes, machines or toolchains.
 public enum StableHash {
+    /// A 64-bit value as 16 lowercase hex digits: the one hex form of fingerprints, digests and ids.
+    public static func hex(_ v: UInt64) -> String {
+        let s = String(v, radix: 16)
+        return String(repeating: "0", count: 16 - s.count) + s
+    }
+
     public static func fnv1a64(_ s: String) -> UInt64 { fnv1a64(bytes: Array(s.utf8)) }
     public static func fnv1a64<C: Sequence>(bytes: C, seed: UInt64 = 0xCBF2_9CE4_8422_2325) -> UInt64
     where C.Element == UInt8 {

@@ -3,10 +3,7 @@ public struct RunFingerprint: Hashable, Sendable, CustomStringConvertible {
     public let value: UInt64
     public init(value: UInt64) { self.value = value }
     /// 16 lowercase hex digits.
-    public var hex: String {
-        let s = String(value, radix: 16)
-        return String(repeating: "0", count: 16 - s.count) + s
-    }
+    public var hex: String { StableHash.hex(value) }
     public var description: String { hex }
 }
 

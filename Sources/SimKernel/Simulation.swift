@@ -145,8 +145,5 @@ public struct EventStreamHash: Hashable, Sendable {
         value = sm.next()
     }
     /// 16 lowercase hex digits.
-    public var hex: String {
-        let s = String(value, radix: 16)
-        return String(repeating: "0", count: 16 - s.count) + s
-    }
+    public var hex: String { StableHash.hex(value) }
 }

@@ -1,7 +1,7 @@
 import SimKernel
 
 /// Status of one sender→receiver transfer in the central server's outbox (seed 004, "File Outbox").
-public enum TransferStatus: String, Codable, CaseIterable, Sendable {
+public enum TransferStatus: String, CaseIterable, Sendable {
     /// The receiver has not started downloading (the default of a new record). A transfer whose
     /// retention ran out stays `unattended` and is marked `expired`.
     case unattended

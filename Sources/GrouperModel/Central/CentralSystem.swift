@@ -98,7 +98,7 @@ public final class CentralSystem {
     public var plaintextExposedMessages: Int { server.store.filesEverStored }
     /// Σ over messages of the time the server held the readable file, up to now (seconds).
     public var plaintextExposureSeconds: Double { server.store.fileSeconds(upTo: sim.now) }
-    public var fingerprint: String { sim.fingerprint().hex }
+    public var fingerprint: RunFingerprint { sim.fingerprint() }
 }
 
 /// Counts of a central-server run (a value: snapshot at warm-up, subtract at the end).

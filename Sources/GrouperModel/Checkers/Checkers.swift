@@ -2,7 +2,7 @@ import SimKernel
 
 /// Safety: must never happen. Liveness: must eventually happen (given enough quiet time).
 /// Server: a finding about a misbehaving server (issue #11), not a protocol failure.
-public enum CheckKind: String, Codable, Sendable { case safety, liveness, server }
+public enum CheckKind: String, Sendable { case safety, liveness, server }
 
 /// One protocol failure found by a checker.
 public struct CheckFinding: Equatable, Sendable, CustomStringConvertible {
@@ -121,7 +121,7 @@ extension GrouperSystem {
 
     /// A stable hash of the run: event stream, every device's store and the counters.
     /// Equal across processes and machines for the same configuration and commands.
-    public var fingerprint: String {
+    public var fingerprint: RunFingerprint {
         var h = sim.eventStreamHash
         func mix(_ s: String) { h.mix(StableHash.fnv1a64(s)) }
         for d in world.deviceNodes {
@@ -134,6 +134,6 @@ extension GrouperSystem {
         for row in world.counters.rows {
             mix("\(row.key.kind.rawValue)|\(row.key.device)|\(row.key.type.rawValue)|\(row.key.window)|\(row.value)")
         }
-        return h.hex
+        return RunFingerprint(value: h.value)
     }
 }

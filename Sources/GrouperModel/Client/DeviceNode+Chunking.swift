@@ -6,7 +6,7 @@ extension DeviceNode {
     /// `sender.update` of an object sent in chunks: one normal update message per chunk (each its
     /// own sequence number), the object written locally and recorded as one write whose version
     /// and id are those of its last chunk.
-    func senderUpdateChunked(objectID: String, size: Int, _ c: ChunkingConfig, _ sim: Simulation<GrouperEvent>) {
+    func senderUpdateChunked(objectID: String, size: Int, _ c: ChunkingConfig, _ ctx: some DeviceContext) {
         let seed = rng.next()
         let count = c.chunkCount(size: size)
         var real = "", last: GrouperMessage?
@@ -16,31 +16,31 @@ extension DeviceNode {
                                 real: ChunkPayload.bytes(seed: seed, offset: i * c.chunkBytes, count: c.realLength(i, size: size)))
             real += r.real
             let m = makeMessage(.update, content: r.content, sequence: sequence, objectID: objectID,
-                                receiver: GrouperMessage.multicast, sim)
+                                receiver: GrouperMessage.multicast, ctx)
             world.costedBytes[m.messageID] = r.modelledBytes
-            enqueueNormal(m, sim)
+            enqueueNormal(m, ctx)
             last = m
         }
         guard var whole = last else { return }
         whole.content = ChunkRecord.objectContent(objectID: objectID, size: size, count: count, seed: seed, real: real)
-        recordWrite(whole, sim)
+        recordWrite(whole, ctx)
         _ = store.updateRemote(whole)
-        chargeAtRest(bytes: size, sim)
-        kickOutbox(sim)
+        chargeAtRest(bytes: size, ctx)
+        kickOutbox(ctx)
     }
 
     /// What an applied normal message writes to the store: itself (not a chunk), nothing yet (a
     /// chunk of an object still missing chunks), or the whole object (its last missing chunk).
     /// Each chunk is encrypted as it arrives when the store is encrypted at rest.
-    func assemble(_ m: GrouperMessage, _ sim: Simulation<GrouperEvent>) -> GrouperMessage? {
+    func assemble(_ m: GrouperMessage, _ ctx: some DeviceContext) -> GrouperMessage? {
         guard m.type == .update else { return m }
         guard config.chunking != nil, let r = ChunkRecord.parse(m.content) else {
-            chargeAtRest(bytes: m.content.utf8.count, sim)
+            chargeAtRest(bytes: m.content.utf8.count, ctx)
             return m
         }
-        chargeAtRest(bytes: r.bytes, sim)
+        chargeAtRest(bytes: r.bytes, ctx)
         guard let whole = chunks.add(r, of: m) else { return nil }
-        world.log(sim.now, index, "reassembled \(m.objectID) from \(r.count) chunk(s)")
+        world.log(ctx.now, index, "reassembled \(m.objectID) from \(r.count) chunk(s)")
         return whole
     }
 

@@ -35,24 +35,24 @@ extension DeviceNode {
 
     /// Face-to-face invitation: the owner registers `invitee` on every server, then hands it the
     /// access keys, the server list, the member list and every normal message it holds.
-    func invite(_ invitee: Int, _ sim: Simulation<GrouperEvent>) {
+    func invite(_ invitee: Int, _ ctx: some DeviceContext) {
         let guest = world.deviceNodes[invitee]
         guard isMember, !guest.isMember, invitee != index else { return }
         guard online else {
             if !pendingInvitations.contains(invitee) { pendingInvitations.append(invitee) }
-            world.log(sim.now, index, "invite D\(invitee) postponed: owner offline")
+            world.log(ctx.now, index, "invite D\(invitee) postponed: owner offline")
             return
         }
         var keys: [String?] = Array(repeating: nil, count: config.servers)
         for j in 0..<config.servers {
-            keys[j] = register(guest.node, on: j, now: sim.now)
+            keys[j] = register(guest.node, on: j, now: ctx.now)
             if keys[j] == nil { pendingRegistrations.append((invitee, j)) }
         }
         members.append(guest.node)
         let handover = held.handover().map { world.registry[$0] }
-        world.log(sim.now, index, "invite D\(invitee): \(keys.compactMap { $0 }.count) keys, "
+        world.log(ctx.now, index, "invite D\(invitee): \(keys.compactMap { $0 }.count) keys, "
             + "\(handover.count) messages")
-        guest.join(keys: keys, members: members, messages: handover, sim)
+        guest.join(keys: keys, members: members, messages: handover, ctx.peer(invitee))
     }
 
     /// `user/add` of `node` on server `j` with the master key; nil if the server is down.
@@ -66,34 +66,34 @@ extension DeviceNode {
 
     /// Registrations that failed at an invitation because the server was down: the owner tries
     /// again (with its unsent retries) and hands the key to the member when it succeeds.
-    func retryRegistrations(_ sim: Simulation<GrouperEvent>) {
+    func retryRegistrations(_ ctx: some DeviceContext) {
         guard !pendingRegistrations.isEmpty else { return }
         var still: [(invitee: Int, server: Int)] = []
         for (invitee, j) in pendingRegistrations {
             let guest = world.deviceNodes[invitee]
-            guard let key = register(guest.node, on: j, now: sim.now) else { still.append((invitee, j)); continue }
+            guard let key = register(guest.node, on: j, now: ctx.now) else { still.append((invitee, j)); continue }
             guest.accessKeys[j] = key
-            guest.registerDeviceToken(now: sim.now)
-            world.log(sim.now, index, "late key for D\(invitee) on server \(j)")
+            guest.registerDeviceToken(now: ctx.now)
+            world.log(ctx.now, index, "late key for D\(invitee) on server \(j)")
         }
         pendingRegistrations = still
     }
 
     /// Invitations postponed while the owner was offline, in the order they were asked for.
-    func retryInvitations(_ sim: Simulation<GrouperEvent>) {
+    func retryInvitations(_ ctx: some DeviceContext) {
         let waiting = pendingInvitations
         pendingInvitations = []
-        for invitee in waiting { invite(invitee, sim) }
+        for invitee in waiting { invite(invitee, ctx) }
     }
 
     /// The invitee's side: keys, members, and the handed-over messages run through Algorithm 1.
-    func join(keys: [String?], members: [String], messages: [GrouperMessage], _ sim: Simulation<GrouperEvent>) {
+    func join(keys: [String?], members: [String], messages: [GrouperMessage], _ ctx: some DeviceContext) {
         accessKeys = keys
         self.members = members
         isMember = true
-        joinedAt = sim.now
-        registerDeviceToken(now: sim.now)
-        _ = handleAll(order(messages), sim)
-        if online { requestReceive(sim) }
+        joinedAt = ctx.now
+        registerDeviceToken(now: ctx.now)
+        _ = handleAll(order(messages), ctx)
+        if online { requestReceive(ctx) }
     }
 }

@@ -13,13 +13,13 @@ struct ResendTask: Sendable {
 extension DeviceNode {
     /// Runs Algorithm 1 on each message in order; returns the messages handled (not dropped)
     /// and the number of store writes.
-    func handleAll(_ messages: [GrouperMessage], _ sim: Simulation<GrouperEvent>) -> ([GrouperMessage], Int) {
+    func handleAll(_ messages: [GrouperMessage], _ ctx: some DeviceContext) -> ([GrouperMessage], Int) {
         var handled: [GrouperMessage] = [], writes = 0
         for m in messages {
-            let actions = delivery.handle(m, now: sim.now, variant: config.variant, asBuilt: config.asBuilt,
+            let actions = delivery.handle(m, now: ctx.now, variant: config.variant, asBuilt: config.asBuilt,
                                           resendRetry: config.resendRetry, ownSequence: sequence)
             if !m.type.isNormal, !actions.contains(.duplicate(m)) {
-                world.log(sim.now, index, "handle \(label(m)) from \(world.name(ofNode: m.sender))")
+                world.log(ctx.now, index, "handle \(label(m)) from \(world.name(ofNode: m.sender))")
                 handled.append(m)
             }
             for a in actions {
@@ -27,16 +27,16 @@ extension DeviceNode {
                 case .apply(let msg):
                     writes += 1
                     hold(msg)
-                    world.log(sim.now, index, "handle \(label(msg)) from \(world.name(ofNode: msg.sender))")
-                    guard let applied = assemble(msg, sim) else { continue }   // a chunk of an incomplete object
+                    world.log(ctx.now, index, "handle \(label(msg)) from \(world.name(ofNode: msg.sender))")
+                    guard let applied = assemble(msg, ctx) else { continue }   // a chunk of an incomplete object
                     _ = applied.type == .update ? store.updateRemote(applied) : store.deleteRemote(applied)
                     handled.append(applied)
                 case .askResend(let sender, let range):
-                    if config.recovery.receiverAsks { sendResendRequest(to: sender, range: range, sim) }
+                    if config.recovery.receiverAsks { sendResendRequest(to: sender, range: range, ctx) }
                 case .answerResend(let requester, let range):
-                    answerResend(requester: requester, range: range, sim)
+                    answerResend(requester: requester, range: range, ctx)
                 case .duplicate(let msg):
-                    world.counters.add(.duplicatesDropped, device: index, type: msg.type, at: sim.now)
+                    world.counters.add(.duplicatesDropped, device: index, type: msg.type, at: ctx.now)
                 case .none:
                     break
                 }
@@ -46,7 +46,7 @@ extension DeviceNode {
     }
 
     /// Looks up my normal messages in `range` and asks every server which are gone.
-    func answerResend(requester: String, range: ClosedRange<Int>, _ sim: Simulation<GrouperEvent>) {
+    func answerResend(requester: String, range: ClosedRange<Int>, _ ctx: some DeviceContext) {
         guard range.lowerBound <= sent.count else { return }
         let items = Array(sent[(range.lowerBound - 1)..<min(range.upperBound, sent.count)])
         let id = nextTaskID
@@ -56,15 +56,15 @@ extension DeviceNode {
         guard config.recovery.senderChecksServers else {
             resendTasks[id] = nil
             return reupload(ResendTask(id: id, requester: requester, items: items,
-                                       holders: Array(repeating: 0, count: items.count), waiting: 0), sim)
+                                       holders: Array(repeating: 0, count: items.count), waiting: 0), ctx)
         }
         let ids = items.map(\.message.messageID)
         for j in 0..<config.servers {
-            send(.transferConfirm(ids), to: j, purpose: .existence(taskID: id, server: j), sim)
+            send(.transferConfirm(ids), to: j, purpose: .existence(taskID: id, server: j), ctx)
         }
     }
 
-    func existenceDone(task id: Int, server: Int, _ outcome: RequestOutcome, _ sim: Simulation<GrouperEvent>) {
+    func existenceDone(task id: Int, server: Int, _ outcome: RequestOutcome, _ ctx: some DeviceContext) {
         guard var t = resendTasks[id] else { return }
         if case .reply(.missing(let gone)) = outcome {
             let goneSet = Set(gone)
@@ -73,18 +73,18 @@ extension DeviceNode {
         t.waiting -= 1
         guard t.waiting == 0 else { resendTasks[id] = t; return }
         resendTasks[id] = nil
-        reupload(t, sim)
+        reupload(t, ctx)
     }
 
     /// Re-uploads, to the requester only, each message fewer than k servers still hold. On a
     /// per-message server (as-built) also each whose stored shares I overwrote as unicast for
     /// someone else before; on a per-receiver server the multicast share is never overwritten.
-    func reupload(_ t: ResendTask, _ sim: Simulation<GrouperEvent>) {
+    func reupload(_ t: ResendTask, _ ctx: some DeviceContext) {
         var chosen: [OutboxItem] = []
         let overwrites = config.variant.shareKeying == .perMessage
         for (i, item) in t.items.enumerated()
         where t.holders[i] < config.k || (overwrites && unicastOverwritten.contains(item.message.messageID)) {
-            guard let receiver = reuploadReceiver(item.message.messageID, for: t.requester, now: sim.now) else { continue }
+            guard let receiver = reuploadReceiver(item.message.messageID, for: t.requester, now: ctx.now) else { continue }
             var copy = item
             copy.isReupload = true
             if config.recovery.multicastReuploads {
@@ -101,11 +101,11 @@ extension DeviceNode {
         var said: [String] = []
         if !shared.isEmpty { said.append("re-upload \(names(shared)) to * (asked for by several)") }
         if !own.isEmpty { said.append("re-upload \(names(own)) to \(world.name(ofNode: t.requester))") }
-        world.log(sim.now, index, said.isEmpty
+        world.log(ctx.now, index, said.isEmpty
             ? "resend to \(world.name(ofNode: t.requester)): all still on ≥ k servers"
                 + (config.resendMulticastAfter == nil ? "" : " or on their way")
             : said.joined(separator: "; "))
         outbox.append(contentsOf: shared + own)  // one job each
-        kickOutbox(sim)
+        kickOutbox(ctx)
     }
 }

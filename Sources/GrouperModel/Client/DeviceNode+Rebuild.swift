@@ -10,27 +10,27 @@ extension DeviceNode {
     /// The secret of message `mid` from its collected shares, or nil: dropped as corrupt
     /// (`first-k`, or malformed shares), or kept for a later round (`check`/`correct`).
     /// Removes `mid` from `partial` unless it is kept. `work` gains the join's work.
-    func rebuildShares(_ mid: String, _ p: PartialMessage, work: inout SharingWork, _ sim: Simulation<GrouperEvent>) -> [UInt8]? {
+    func rebuildShares(_ mid: String, _ p: PartialMessage, work: inout SharingWork, _ ctx: some DeviceContext) -> [UInt8]? {
         let shares = p.shares.compactMap { $0 }
         if config.rebuild == .firstK {
             partial[mid] = nil
-            guard let (secret, w) = try? world.scheme.join(shares, k: config.k) else { corrupt(mid, sim); return nil }
+            guard let (secret, w) = try? world.scheme.join(shares, k: config.k) else { corrupt(mid, ctx); return nil }
             work = work + w
             return secret
         }
         if undecodable[mid] == p.shareIDs { return nil }   // no new or replaced share since the last try
         guard let r = try? world.scheme.rebuild(shares, k: config.k, policy: config.rebuild) else {
             partial[mid] = nil
-            corrupt(mid, sim)
+            corrupt(mid, ctx)
             return nil
         }
         work = work + r.work
         if !r.consistent && undecodable[mid] == nil {
-            world.counters.add(.tamperDetected, device: index, type: .update, at: sim.now)
+            world.counters.add(.tamperDetected, device: index, type: .update, at: ctx.now)
         }
         guard let secret = r.secret else {
             if undecodable[mid] == nil {
-                world.log(sim.now, index, "cannot rebuild message \(mid) from \(p.count) shares (\(config.rebuild.rawValue)): "
+                world.log(ctx.now, index, "cannot rebuild message \(mid) from \(p.count) shares (\(config.rebuild.rawValue)): "
                     + "they disagree; waiting for more")
             }
             undecodable[mid] = p.shareIDs
@@ -39,8 +39,8 @@ extension DeviceNode {
         partial[mid] = nil
         undecodable[mid] = nil
         if !r.badShares.isEmpty {
-            world.counters.add(.tamperCorrected, device: index, type: .update, at: sim.now)
-            world.log(sim.now, index, "corrected message \(mid) around bad shares from servers "
+            world.counters.add(.tamperCorrected, device: index, type: .update, at: ctx.now)
+            world.log(ctx.now, index, "corrected message \(mid) around bad shares from servers "
                 + "\(r.badShares.map { serverOfShare(p, $0) })")
         }
         return secret
@@ -63,10 +63,10 @@ extension DeviceNode {
     }
 
     /// A rebuilt message that parsed but is not what any device sent: accepted corrupted content.
-    func checkGenuine(_ m: GrouperMessage, _ sim: Simulation<GrouperEvent>) {
+    func checkGenuine(_ m: GrouperMessage, _ ctx: some DeviceContext) {
         // Re-encoded, so bytes that differ only in JSON layout are the same message.
         guard world.verifyDeliveries, !world.sentDigests.contains(StableHash.fnv1a64(bytes: m.encoded())) else { return }
-        world.counters.add(.corruptedDeliveries, device: index, type: m.type, at: sim.now)
-        world.log(sim.now, index, "accepted corrupted content as message \(m.messageID)")
+        world.counters.add(.corruptedDeliveries, device: index, type: m.type, at: ctx.now)
+        world.log(ctx.now, index, "accepted corrupted content as message \(m.messageID)")
     }
 }

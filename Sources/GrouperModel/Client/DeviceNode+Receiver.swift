@@ -31,16 +31,16 @@ struct ReceiveRound: Sendable {
 }
 
 extension DeviceNode {
-    func requestReceive(_ sim: Simulation<GrouperEvent>) {
+    func requestReceive(_ ctx: some DeviceContext) {
         guard online, isMember else { return }
         guard round == nil else { roundAgain = true; return }
         let id = nextRoundID
         nextRoundID += 1
-        round = ReceiveRound(id: id, start: sim.now, waiting: config.servers)
-        for j in 0..<config.servers { send(.transferList, to: j, purpose: .list(roundID: id, server: j), sim) }
+        round = ReceiveRound(id: id, start: ctx.now, waiting: config.servers)
+        for j in 0..<config.servers { send(.transferList, to: j, purpose: .list(roundID: id, server: j), ctx) }
     }
 
-    func listDone(round r: Int, server j: Int, _ outcome: RequestOutcome, _ sim: Simulation<GrouperEvent>) {
+    func listDone(round r: Int, server j: Int, _ outcome: RequestOutcome, _ ctx: some DeviceContext) {
         guard round?.id == r else { return }
         if case .reply(.shareIDs(let ids)) = outcome {
             var unseen = seenShareIDs[j].unseen(in: ids, compact: config.compactState)
@@ -49,14 +49,14 @@ extension DeviceNode {
                 roundAgain = true
             }
             if !unseen.isEmpty {
-                send(.transferGet(unseen), to: j, purpose: .get(roundID: r, server: j), sim)
+                send(.transferGet(unseen), to: j, purpose: .get(roundID: r, server: j), ctx)
                 return
             }
         }
-        serverDone(sim)
+        serverDone(ctx)
     }
 
-    func getDone(round r: Int, server j: Int, _ outcome: RequestOutcome, _ sim: Simulation<GrouperEvent>) {
+    func getDone(round r: Int, server j: Int, _ outcome: RequestOutcome, _ ctx: some DeviceContext) {
         guard round?.id == r else { return }
         if case .reply(.shares(let ss)) = outcome {
             for s in ss {
@@ -65,32 +65,32 @@ extension DeviceNode {
                 partial[s.messageID, default: PartialMessage(servers: config.servers)].add(s, server: j)
             }
         }
-        serverDone(sim)
+        serverDone(ctx)
     }
 
-    func serverDone(_ sim: Simulation<GrouperEvent>) {
+    func serverDone(_ ctx: some DeviceContext) {
         guard var r = round else { return }
         r.waiting -= 1
         round = r
-        if r.waiting == 0 { processRound(sim) }
+        if r.waiting == 0 { processRound(ctx) }
     }
 
     /// Rebuilds every message with ≥ k shares (message ids in sorted order), then handles them.
-    func processRound(_ sim: Simulation<GrouperEvent>) {
+    func processRound(_ ctx: some DeviceContext) {
         guard var r = round else { return }
-        r.networkTime = sim.now - r.start
-        let (messages, work, decodedBytes) = rebuildReady(sim)
+        r.networkTime = ctx.now - r.start
+        let (messages, work, decodedBytes) = rebuildReady(ctx)
         r.rebuilt = messages.count
-        let (handled, storeWrites) = handleAll(order(messages), sim)
+        let (handled, storeWrites) = handleAll(order(messages), ctx)
         r.handled = handled
         r.sharingTime = config.device.sharingTime(work)
         r.syncTime = config.device.syncTime(jsonBytes: decodedBytes, storeWrites: storeWrites)
         round = r
-        let done = useCPU(r.sharingTime + r.syncTime, now: sim.now)
-        sim.schedule(.roundProcessed(roundID: r.id), to: world.deviceComponents[index], at: done)
+        let done = useCPU(r.sharingTime + r.syncTime, now: ctx.now)
+        ctx.schedule(.roundProcessed(roundID: r.id), at: done)
     }
 
-    func rebuildReady(_ sim: Simulation<GrouperEvent>) -> ([GrouperMessage], SharingWork, Int) {
+    func rebuildReady(_ ctx: some DeviceContext) -> ([GrouperMessage], SharingWork, Int) {
         let asBuiltJoin = config.variant == .asBuilt && config.asBuilt.joinAllCollectedShares
         var out: [GrouperMessage] = [], work = SharingWork(), bytes = 0
         for mid in readyCandidates(asBuiltJoin) {
@@ -105,17 +105,17 @@ extension DeviceNode {
                 continue
             }
             let before = work
-            guard let secret = rebuildShares(mid, p, work: &work, sim) else { continue }
+            guard let secret = rebuildShares(mid, p, work: &work, ctx) else { continue }
             bytes += secret.count
             guard let m = decode(secret, number: number) else {
-                corrupt(mid, sim)
+                corrupt(mid, ctx)
                 continue
             }
             bytes += costedBytes(m)
             work = before + costedWork(m, realBytes: secret.count, work - before)
-            checkGenuine(m, sim)
+            checkGenuine(m, ctx)
             rebuilt.insert(number)
-            world.counters.add(.messagesRebuilt, device: index, type: m.type, at: sim.now)
+            world.counters.add(.messagesRebuilt, device: index, type: m.type, at: ctx.now)
             out.append(m)
         }
         return (out, work, bytes)
@@ -137,9 +137,9 @@ extension DeviceNode {
     }
 
     /// A join that failed or did not decode (only possible with as-built's mixed polynomials).
-    func corrupt(_ messageID: String, _ sim: Simulation<GrouperEvent>) {
-        world.counters.add(.corruptRebuilds, device: index, type: .update, at: sim.now)
-        world.log(sim.now, index, "corrupt rebuild of message \(messageID)")
+    func corrupt(_ messageID: String, _ ctx: some DeviceContext) {
+        world.counters.add(.corruptRebuilds, device: index, type: .update, at: ctx.now)
+        world.log(ctx.now, index, "corrupt rebuild of message \(messageID)")
     }
 
     /// Thesis order: normal messages by (sender, sequence), then control by (send time, id).
@@ -184,20 +184,20 @@ extension DeviceNode {
         return (a.sendTime, a.messageID) < (b.sendTime, b.messageID)
     }
 
-    func roundProcessed(_ id: Int, _ sim: Simulation<GrouperEvent>) {
+    func roundProcessed(_ id: Int, _ ctx: some DeviceContext) {
         guard let r = round, r.id == id else { return }
         round = nil
         world.recordTiming(TransferTiming(direction: .download, device: index, messages: r.rebuilt,
-                                            start: r.start, end: sim.now, dataSync: r.syncTime,
+                                            start: r.start, end: ctx.now, dataSync: r.syncTime,
                                             secretSharing: r.sharingTime, network: r.networkTime, succeeded: true))
         if !r.handled.isEmpty { onReceive?(index, r.handled) }
         if config.variant == .asBuilt && config.asBuilt.confirmAfterReceiveOncePerTTL && config.confirm.period != nil,
-           lastConfirmAt.map({ sim.now - $0 >= config.ttl }) ?? true {
-            senderConfirm(sim)
+           lastConfirmAt.map({ ctx.now - $0 >= config.ttl }) ?? true {
+            senderConfirm(ctx)
         }
         if roundAgain {
             roundAgain = false
-            requestReceive(sim)
+            requestReceive(ctx)
         }
     }
 }

@@ -23,94 +23,94 @@ struct UploadJob: Sendable {
 extension DeviceNode {
     var email: String { "d\(index)@group.test" }
 
-    func nowSeconds(_ sim: Simulation<GrouperEvent>) -> Int64 { sim.now.nanoseconds / 1_000_000_000 }
+    func nowSeconds(_ ctx: some DeviceContext) -> Int64 { ctx.now.nanoseconds / 1_000_000_000 }
 
     func makeMessage(_ type: MessageType, content: String, sequence: Int, objectID: String, receiver: String,
-                     _ sim: Simulation<GrouperEvent>) -> GrouperMessage {
+                     _ ctx: some DeviceContext) -> GrouperMessage {
         GrouperMessage(type: type, content: content, sequence: sequence, objectClass: "Record",
                        objectID: objectID, receiver: receiver, sender: node, email: email, name: "D\(index)",
-                       sendTime: nowSeconds(sim), messageID: MessageIDGenerator.make(using: &rng))
+                       sendTime: nowSeconds(ctx), messageID: MessageIDGenerator.make(using: &rng))
     }
 
     /// `sender.update(object)`: writes locally, then multicasts an update message.
-    func senderUpdate(objectID: String, size: Int, _ sim: Simulation<GrouperEvent>) {
+    func senderUpdate(objectID: String, size: Int, _ ctx: some DeviceContext) {
         sequence += 1
-        let content = store.marshall(objectID: objectID, size: size, updater: node, time: nowSeconds(sim))
+        let content = store.marshall(objectID: objectID, size: size, updater: node, time: nowSeconds(ctx))
         let m = makeMessage(.update, content: content, sequence: sequence, objectID: objectID,
-                            receiver: GrouperMessage.multicast, sim)
+                            receiver: GrouperMessage.multicast, ctx)
         _ = store.updateRemote(m)
-        chargeAtRest(bytes: content.utf8.count, sim)
-        sendNormal(m, sim)
+        chargeAtRest(bytes: content.utf8.count, ctx)
+        sendNormal(m, ctx)
     }
 
     /// `sender.delete(object)`: deletes locally, then multicasts a delete message.
-    func senderDelete(objectID: String, _ sim: Simulation<GrouperEvent>) {
+    func senderDelete(objectID: String, _ ctx: some DeviceContext) {
         sequence += 1
         let m = makeMessage(.delete, content: objectID, sequence: sequence, objectID: objectID,
-                            receiver: GrouperMessage.multicast, sim)
+                            receiver: GrouperMessage.multicast, ctx)
         _ = store.deleteRemote(m)
-        sendNormal(m, sim)
+        sendNormal(m, ctx)
     }
 
-    func sendNormal(_ m: GrouperMessage, _ sim: Simulation<GrouperEvent>) {
-        recordWrite(m, sim)
-        enqueueNormal(m, sim)
-        kickOutbox(sim)
+    func sendNormal(_ m: GrouperMessage, _ ctx: some DeviceContext) {
+        recordWrite(m, ctx)
+        enqueueNormal(m, ctx)
+        kickOutbox(ctx)
     }
 
     /// The reference record of a write (`m` is what every member must end with).
-    func recordWrite(_ m: GrouperMessage, _ sim: Simulation<GrouperEvent>) {
+    func recordWrite(_ m: GrouperMessage, _ ctx: some DeviceContext) {
         world.recordWrite(ObjectWrite(device: index, messageID: m.messageID, objectID: m.objectID,
                                       version: ObjectVersion(of: m), content: m.type == .update ? m.content : nil,
-                                      time: sim.now))
+                                      time: ctx.now))
     }
 
     /// Holds, remembers and queues one of my normal messages for upload.
-    func enqueueNormal(_ m: GrouperMessage, _ sim: Simulation<GrouperEvent>) {
+    func enqueueNormal(_ m: GrouperMessage, _ ctx: some DeviceContext) {
         hold(m)
         let item = OutboxItem(message: m, splitSeed: rng.next(), shareReceiver: nil, isReupload: false)
         sent.append(item)
-        world.log(sim.now, index, "create \(m.type.rawValue)#\(m.sequence) \(m.objectID)")
+        world.log(ctx.now, index, "create \(m.type.rawValue)#\(m.sequence) \(m.objectID)")
         outbox.append(item)
     }
 
     /// `sender.confirm()`: multicasts my highest normal sequence (nothing to confirm at 0).
-    func senderConfirm(_ sim: Simulation<GrouperEvent>) {
+    func senderConfirm(_ ctx: some DeviceContext) {
         guard config.variant.sendsConfirms, sequence > 0 else { return }
-        lastConfirmAt = sim.now
+        lastConfirmAt = ctx.now
         let m = makeMessage(.confirm, content: String(sequence), sequence: 0, objectID: "",
-                            receiver: GrouperMessage.multicast, sim)
-        world.log(sim.now, index, "create confirm(\(sequence))")
+                            receiver: GrouperMessage.multicast, ctx)
+        world.log(ctx.now, index, "create confirm(\(sequence))")
         if config.variant != .asBuilt {  // a newer confirm supersedes any not yet uploaded
             outbox.removeAll { $0.message.type == .confirm }
             unsent.removeAll { $0.message.type == .confirm }
         }
         outbox.append(OutboxItem(message: m, splitSeed: rng.next(), shareReceiver: nil, isReupload: false))
-        kickOutbox(sim)
+        kickOutbox(ctx)
     }
 
     /// Asks `sender` (a node id) to resend `range`.
-    func sendResendRequest(to sender: String, range: ClosedRange<Int>, _ sim: Simulation<GrouperEvent>) {
+    func sendResendRequest(to sender: String, range: ClosedRange<Int>, _ ctx: some DeviceContext) {
         let m = makeMessage(.resend, content: DeliveryState.formatRange(range), sequence: 0, objectID: "",
-                            receiver: sender, sim)
-        world.counters.add(.resendRequests, device: index, type: .resend, at: sim.now)
-        world.log(sim.now, index, "create resend(\(m.content)) to \(world.name(ofNode: sender))")
+                            receiver: sender, ctx)
+        world.counters.add(.resendRequests, device: index, type: .resend, at: ctx.now)
+        world.log(ctx.now, index, "create resend(\(m.content)) to \(world.name(ofNode: sender))")
         outbox.append(OutboxItem(message: m, splitSeed: rng.next(), shareReceiver: sender, isReupload: false))
-        kickOutbox(sim)
+        kickOutbox(ctx)
     }
 
     /// Moves the unsent queue back to the outbox (a fresh polynomial in as-built).
-    func retryUnsent(_ sim: Simulation<GrouperEvent>) {
+    func retryUnsent(_ ctx: some DeviceContext) {
         guard !unsent.isEmpty else { return }
         let fresh = config.variant == .asBuilt && config.asBuilt.freshPolynomialOnRetry
         for var item in unsent {
-            world.counters.add(.unsentRetries, device: index, type: item.message.type, at: sim.now)
+            world.counters.add(.unsentRetries, device: index, type: item.message.type, at: ctx.now)
             if fresh { item.splitSeed = rng.next() }
             outbox.append(item)
         }
-        world.log(sim.now, index, "retry \(unsent.count) unsent")
+        world.log(ctx.now, index, "retry \(unsent.count) unsent")
         unsent.removeAll()
-        kickOutbox(sim)
+        kickOutbox(ctx)
     }
 
     func label(_ m: GrouperMessage) -> String {

@@ -4,7 +4,7 @@ extension DeviceNode {
     /// Starts the next upload job if none is deciding: the head run of the outbox with one
     /// share receiver, at most `batchLimit` messages. Encoding and splitting happen now; the
     /// puts leave when the CPU is done (`uploadReady`).
-    func kickOutbox(_ sim: Simulation<GrouperEvent>) {
+    func kickOutbox(_ ctx: some DeviceContext) {
         guard job == nil, online, isMember, !wedged, let first = outbox.first else { return }
         var count = 0
         while count < outbox.count && count < config.batchLimit
@@ -22,7 +22,7 @@ extension DeviceNode {
             var g = Xoshiro256StarStar(seed: item.splitSeed)
             let shares: [[UInt8]], w: SharingWork
             do { (shares, w) = try world.scheme.split(bytes, k: config.k, n: config.servers, rng: &g) } catch {
-                world.internalFailure(sim.now, index, "cannot split \(label(item.message)): \(error); dropped")
+                world.internalFailure(ctx.now, index, "cannot split \(label(item.message)): \(error); dropped")
                 continue
             }
             work = work + costedWork(item.message, realBytes: bytes.count, w)
@@ -32,50 +32,50 @@ extension DeviceNode {
                                                 share: shares[j]))
             }
         }
-        guard !kept.isEmpty else { return kickOutbox(sim) }
+        guard !kept.isEmpty else { return kickOutbox(ctx) }
         let syncTime = config.device.syncTime(jsonBytes: jsonBytes, storeWrites: 0)
         let sharingTime = config.device.sharingTime(work)
-        let ready = useCPU(syncTime + sharingTime, now: sim.now)
+        let ready = useCPU(syncTime + sharingTime, now: ctx.now)
         let id = nextJobID
         nextJobID += 1
         job = UploadJob(id: id, items: kept, shareReceiver: first.shareReceiver, perServer: perServer,
-                        start: sim.now, ready: ready, syncTime: syncTime, sharingTime: sharingTime)
-        sim.schedule(.uploadReady(jobID: id), to: world.deviceComponents[index], at: ready)
+                        start: ctx.now, ready: ready, syncTime: syncTime, sharingTime: sharingTime)
+        ctx.schedule(.uploadReady(jobID: id), at: ready)
     }
 
-    func uploadReady(_ id: Int, _ sim: Simulation<GrouperEvent>) {
+    func uploadReady(_ id: Int, _ ctx: some DeviceContext) {
         guard var j = job, j.id == id else { return }
         let perServer = j.perServer
         j.perServer = []
         job = j
         for server in 0..<config.servers {
-            for item in j.items { world.counters.add(.sharePuts, device: index, type: item.message.type, at: sim.now) }
+            for item in j.items { world.counters.add(.sharePuts, device: index, type: item.message.type, at: ctx.now) }
             send(.transferPut(perServer[server]), to: server,
-                 purpose: .put(jobID: id, server: server, count: perServer[server].count), sim)
+                 purpose: .put(jobID: id, server: server, count: perServer[server].count), ctx)
         }
     }
 
-    func putDone(job id: Int, server: Int, count: Int, _ outcome: RequestOutcome, _ sim: Simulation<GrouperEvent>) {
+    func putDone(job id: Int, server: Int, count: Int, _ outcome: RequestOutcome, _ ctx: some DeviceContext) {
         guard var j = job, j.id == id else {
-            lateAnswer(job: id, stored: outcome == .reply(.stored(count)), sim)
+            lateAnswer(job: id, stored: outcome == .reply(.stored(count)), ctx)
             return
         }
         j.answered += 1
         if outcome == .reply(.stored(count)) {
             j.okServers.append(server)
             j.lastAnswerFailed = false
-            for item in j.items { world.counters.add(.sharesStored, device: index, type: item.message.type, at: sim.now) }
+            for item in j.items { world.counters.add(.sharesStored, device: index, type: item.message.type, at: ctx.now) }
         } else {
             j.failed += 1
             j.lastAnswerFailed = true
             if outcome == .timedOut { j.timedOut += 1 }
         }
         job = j
-        evaluate(sim)
+        evaluate(ctx)
     }
 
     /// Thesis: decide as soon as ok ≥ s or ok ≥ s became impossible. As-built: wait for all.
-    func evaluate(_ sim: Simulation<GrouperEvent>) {
+    func evaluate(_ ctx: some DeviceContext) {
         guard let j = job else { return }
         let n = config.servers, s = config.s
         if config.variant == .asBuilt && config.asBuilt.verdictWaitsForAllServers {
@@ -85,42 +85,42 @@ extension DeviceNode {
                 wedgedItems += j.items
                 job = nil
                 world.recordTiming(TransferTiming(direction: .upload, device: index, messages: j.items.count,
-                                                    start: j.start, end: sim.now, dataSync: j.syncTime,
-                                                    secretSharing: j.sharingTime, network: sim.now - j.ready,
+                                                    start: j.start, end: ctx.now, dataSync: j.syncTime,
+                                                    secretSharing: j.sharingTime, network: ctx.now - j.ready,
                                                     succeeded: false))
-                world.log(sim.now, index, "wedged: last server failed; \(j.items.count) message(s) never finalised")
+                world.log(ctx.now, index, "wedged: last server failed; \(j.items.count) message(s) never finalised")
                 return
             }
-            decide(j.okServers.count >= s, sim)
+            decide(j.okServers.count >= s, ctx)
         } else if j.okServers.count >= s {
-            decide(true, sim)
+            decide(true, ctx)
         } else if j.failed > n - s {
-            decide(false, sim)
+            decide(false, ctx)
         }
     }
 
     /// A put answer that arrives after its job's verdict still counts stored shares. After a
     /// failed verdict the log says what the late answer did: shares stored late can still be
     /// rebuilt by receivers although the sender keeps the messages unsent.
-    func lateAnswer(job id: Int, stored: Bool, _ sim: Simulation<GrouperEvent>) {
+    func lateAnswer(job id: Int, stored: Bool, _ ctx: some DeviceContext) {
         guard var late = lateJobs[id] else { return }
         if stored {
-            for t in late.types { world.counters.add(.sharesStored, device: index, type: t, at: sim.now) }
+            for t in late.types { world.counters.add(.sharesStored, device: index, type: t, at: ctx.now) }
             late.stored += 1
             if !late.succeeded && late.stored == config.k {
-                for t in late.types { world.counters.add(.failedButRebuildable, device: index, type: t, at: sim.now) }
+                for t in late.types { world.counters.add(.failedButRebuildable, device: index, type: t, at: ctx.now) }
             }
         }
         late.remaining -= 1
         if !late.succeeded {
-            world.log(sim.now, index, "late answer to failed upload job \(id): \(stored ? "stored" : "not stored"); "
+            world.log(ctx.now, index, "late answer to failed upload job \(id): \(stored ? "stored" : "not stored"); "
                 + "now on \(late.stored) of \(config.s) needed servers, \(late.remaining) still unanswered"
                 + (late.stored >= config.k ? " (receivers can rebuild it; the sender still retries it)" : ""))
         }
         lateJobs[id] = late.remaining > 0 ? late : nil
     }
 
-    func decide(_ success: Bool, _ sim: Simulation<GrouperEvent>) {
+    func decide(_ success: Bool, _ ctx: some DeviceContext) {
         guard let j = job else { return }
         job = nil
         if j.answered < config.servers {
@@ -128,39 +128,39 @@ extension DeviceNode {
                                      succeeded: success, stored: j.okServers.count)
         }
         world.recordTiming(TransferTiming(direction: .upload, device: index, messages: j.items.count,
-                                            start: j.start, end: sim.now, dataSync: j.syncTime,
-                                            secretSharing: j.sharingTime, network: sim.now - j.ready,
+                                            start: j.start, end: ctx.now, dataSync: j.syncTime,
+                                            secretSharing: j.sharingTime, network: ctx.now - j.ready,
                                             succeeded: success))
         let to = j.shareReceiver.map { world.name(ofNode: $0) } ?? "*"
-        adaptBatch(after: j, success: success, sim)
+        adaptBatch(after: j, success: success, ctx)
         if success {
             multicastReuploadDone(j.items)
             for item in j.items {
                 let m = item.message
-                world.counters.add(.messagesUploaded, device: index, type: m.type, at: sim.now)
-                if item.isReupload { world.counters.add(.reUploads, device: index, type: m.type, at: sim.now) }
-                if world.uploadedAt[m.messageID] == nil { world.uploadedAt[m.messageID] = sim.now }
+                world.counters.add(.messagesUploaded, device: index, type: m.type, at: ctx.now)
+                if item.isReupload { world.counters.add(.reUploads, device: index, type: m.type, at: ctx.now) }
+                if world.uploadedAt[m.messageID] == nil { world.uploadedAt[m.messageID] = ctx.now }
             }
-            world.log(sim.now, index, "upload \(j.items.map { label($0.message) }.joined(separator: ",")) to \(to)")
+            world.log(ctx.now, index, "upload \(j.items.map { label($0.message) }.joined(separator: ",")) to \(to)")
             if let first = j.okServers.min() {
                 send(.userNotify(receiver: j.shareReceiver ?? GrouperMessage.multicast, category: "grouper",
-                                 content: "new messages"), to: first, purpose: .notify, sim)
+                                 content: "new messages"), to: first, purpose: .notify, ctx)
             }
         } else {
             for item in j.items {
-                world.counters.add(.uploadAttemptsFailed, device: index, type: item.message.type, at: sim.now)
-                if !item.failedBefore { world.counters.add(.uploadFailures, device: index, type: item.message.type, at: sim.now) }
+                world.counters.add(.uploadAttemptsFailed, device: index, type: item.message.type, at: ctx.now)
+                if !item.failedBefore { world.counters.add(.uploadFailures, device: index, type: item.message.type, at: ctx.now) }
                 if j.okServers.count >= config.k {
-                    world.counters.add(.failedButRebuildable, device: index, type: item.message.type, at: sim.now)
+                    world.counters.add(.failedButRebuildable, device: index, type: item.message.type, at: ctx.now)
                 }
             }
             let pending = config.servers - j.answered
-            world.log(sim.now, index, "upload failed (job \(j.id): stored on \(j.okServers.count) of \(config.s) needed servers, "
+            world.log(ctx.now, index, "upload failed (job \(j.id): stored on \(j.okServers.count) of \(config.s) needed servers, "
                 + "\(j.failed) failed" + (pending > 0 ? ", \(pending) not answered yet" : "") + ") "
                 + "\(j.items.map { label($0.message) }.joined(separator: ",")) to \(to); unsent")
             unsent.append(contentsOf: j.items.map { var item = $0; item.failedBefore = true; return item })
         }
-        kickOutbox(sim)
+        kickOutbox(ctx)
     }
 }
 
@@ -178,13 +178,13 @@ extension DeviceNode {
     /// A job some server could not take in time is retried in halves (down to one message)
     /// rather than repeated whole forever; successes double the cap back to `batchLimit`.
     /// As-built repeats the same batch.
-    func adaptBatch(after j: UploadJob, success: Bool, _ sim: Simulation<GrouperEvent>) {
+    func adaptBatch(after j: UploadJob, success: Bool, _ ctx: some DeviceContext) {
         guard config.variant != .asBuilt else { return }
         if success {  // a job at the cap got through: allow larger ones again
             if j.items.count >= batchCap { batchCap = min(config.batchLimit, batchCap * 2) }
         } else if j.timedOut > 0 && j.items.count > 1 {
             batchCap = max(1, j.items.count / 2)
-            world.log(sim.now, index, "batch of \(j.items.count) timed out; next batches ≤ \(batchCap)")
+            world.log(ctx.now, index, "batch of \(j.items.count) timed out; next batches ≤ \(batchCap)")
         }
     }
 }

@@ -110,120 +110,117 @@ final class DeviceNode: SimComponent {
         batchCap = world.config.batchLimit
     }
 
-    func handle(_ event: GrouperEvent, in sim: Simulation<GrouperEvent>) {
+    /// Everything the device does starts here: `ctx` is where it runs (the simulator's
+    /// `SimulatedDevice`, or a scripted context in tests).
+    func handle(_ event: GrouperEvent, _ ctx: some DeviceContext) {
         switch event {
-        case .response(let id, let outcome): complete(id, outcome, sim)
-        case .timeout(let id): complete(id, .timedOut, sim)
+        case .response(let id, let outcome): complete(id, outcome, ctx)
+        case .timeout(let id): complete(id, .timedOut, ctx)
         case .push:
-            if online && isMember && config.receive.onPush { requestReceive(sim) }
-        case .timer(let t): timer(t, sim)
-        case .command(let c): command(c, sim)
-        case .uploadReady(let id): uploadReady(id, sim)
-        case .roundProcessed(let id): roundProcessed(id, sim)
+            if online && isMember && config.receive.onPush { requestReceive(ctx) }
+        case .timer(let t): timer(t, ctx)
+        case .command(let c): command(c, ctx)
+        case .uploadReady(let id): uploadReady(id, ctx)
+        case .roundProcessed(let id): roundProcessed(id, ctx)
         case .request, .sweep, .serverCommand: break
         }
     }
 
-    func command(_ c: DeviceCommand, _ sim: Simulation<GrouperEvent>) {
+    func command(_ c: DeviceCommand, _ ctx: some DeviceContext) {
         switch c {
         case .update(let id, let size):
-            if isMember, let c = config.chunking { senderUpdateChunked(objectID: id, size: size, c, sim) }
-            else if isMember { senderUpdate(objectID: id, size: size, sim) }
-        case .delete(let id): if isMember { senderDelete(objectID: id, sim) }
-        case .confirm: if isMember { senderConfirm(sim) }
-        case .receive: if isMember && online { requestReceive(sim) }
-        case .setOnline(let on): setOnline(on, sim)
-        case .invite(let invitee): invite(invitee, sim)
+            if isMember, let c = config.chunking { senderUpdateChunked(objectID: id, size: size, c, ctx) }
+            else if isMember { senderUpdate(objectID: id, size: size, ctx) }
+        case .delete(let id): if isMember { senderDelete(objectID: id, ctx) }
+        case .confirm: if isMember { senderConfirm(ctx) }
+        case .receive: if isMember && online { requestReceive(ctx) }
+        case .setOnline(let on): setOnline(on, ctx)
+        case .invite(let invitee): invite(invitee, ctx)
         case .answerResend(let requester, let range):
-            if isMember { answerResend(requester: world.nodeIDs[requester], range: range, sim) }
+            if isMember { answerResend(requester: world.nodeIDs[requester], range: range, ctx) }
         }
     }
 
-    func timer(_ t: DeviceTimer, _ sim: Simulation<GrouperEvent>) {
-        let me = world.deviceComponents[index]
+    func timer(_ t: DeviceTimer, _ ctx: some DeviceContext) {
         switch t {
         case .confirm:
             if let p = config.confirm.period {
                 let asBuiltDemo = config.variant == .asBuilt && config.asBuilt.confirmAfterReceiveOncePerTTL
-                if isMember && online && !asBuiltDemo { senderConfirm(sim) }
-                sim.schedule(.timer(.confirm), to: me, after: p)
+                if isMember && online && !asBuiltDemo { senderConfirm(ctx) }
+                ctx.schedule(.timer(.confirm), after: p)
             }
         case .pull:
             if let p = config.receive.pullPeriod {
-                if isMember && online { requestReceive(sim) }
-                sim.schedule(.timer(.pull), to: me, after: p)
+                if isMember && online { requestReceive(ctx) }
+                ctx.schedule(.timer(.pull), after: p)
             }
         case .unsentRetry:
             if let p = config.unsent.period {
                 let onlyLaunch = config.variant == .asBuilt && config.asBuilt.retryOnlyOnLaunch
-                if isMember && online { retryRegistrations(sim) }
-                if isMember && online && !onlyLaunch { retryUnsent(sim) }
-                sim.schedule(.timer(.unsentRetry), to: me, after: p)
+                if isMember && online { retryRegistrations(ctx) }
+                if isMember && online && !onlyLaunch { retryUnsent(ctx) }
+                ctx.schedule(.timer(.unsentRetry), after: p)
             }
         }
     }
 
     /// Starts each periodic timer at a random phase within its period.
-    func startTimers(_ sim: Simulation<GrouperEvent>) {
-        let me = world.deviceComponents[index]
+    func startTimers(_ ctx: some DeviceContext) {
         for (t, p) in [(DeviceTimer.confirm, config.confirm.period), (.pull, config.receive.pullPeriod),
                        (.unsentRetry, config.unsent.period)] {
             guard let p else { continue }
             let phase = SimDuration(nanoseconds: Int64(rng.nextDouble() * Double(p.nanoseconds)))
-            sim.schedule(.timer(t), to: me, after: phase)
+            ctx.schedule(.timer(t), after: phase)
         }
-        deriveStoreKey(sim)
+        deriveStoreKey(ctx)
     }
 
-    func setOnline(_ on: Bool, _ sim: Simulation<GrouperEvent>) {
+    func setOnline(_ on: Bool, _ ctx: some DeviceContext) {
         guard on != online else { return }
         online = on
-        world.log(sim.now, index, on ? "online" : "offline")
-        if on { deriveStoreKey(sim) }
+        world.log(ctx.now, index, on ? "online" : "offline")
+        if on { deriveStoreKey(ctx) }
         if !on {
             // Every open connection breaks; handle in request order.
-            for id in pending.keys.sorted() { complete(id, .disconnected, sim) }
+            for id in pending.keys.sorted() { complete(id, .disconnected, ctx) }
             return
         }
         guard isMember else { return }
         if config.variant == .asBuilt { wedged = false }  // the app relaunches
-        retryInvitations(sim)
-        retryRegistrations(sim)
-        if config.unsent.onReconnect { retryUnsent(sim) }
+        retryInvitations(ctx)
+        retryRegistrations(ctx)
+        if config.unsent.onReconnect { retryUnsent(ctx) }
         let asBuiltDemo = config.variant == .asBuilt && config.asBuilt.confirmAfterReceiveOncePerTTL
-        if config.confirm.onReconnect && !asBuiltDemo { senderConfirm(sim) }
-        if config.receive.onReconnect { requestReceive(sim) }
-        kickOutbox(sim)
+        if config.confirm.onReconnect && !asBuiltDemo { senderConfirm(ctx) }
+        if config.receive.onReconnect { requestReceive(ctx) }
+        kickOutbox(ctx)
     }
 
     // MARK: Requests
 
     /// Sends a request to server `server`; its outcome comes back through `complete`.
-    func send(_ call: ServerCall, to server: Int, purpose: RequestPurpose, _ sim: Simulation<GrouperEvent>) {
+    func send(_ call: ServerCall, to server: Int, purpose: RequestPurpose, _ ctx: some DeviceContext) {
         let id = world.takeRequestID()
         pending[id] = purpose
-        let me = world.deviceComponents[index]
         guard online else {
-            sim.schedule(.response(requestID: id, outcome: .disconnected), to: me, after: .zero)
+            ctx.schedule(.response(requestID: id, outcome: .disconnected), after: .zero)
             return
         }
         // The client's per-request CPU cost (building it, parsing its answer) delays the send.
-        let sentAt = useCPU(config.device.requestTime, now: sim.now)
+        let sentAt = useCPU(config.device.requestTime, now: ctx.now)
         let request = ServerRequest(requestID: id, device: index, groupID: world.groupID,
                                     key: accessKeys[server] ?? "", call: call, sentAt: sentAt)
         let bytes = WireSize.request(call, scheme: config.scheme) + costedWireBytes(call)
-        let arrival = world.network.requestArrival(device: index, server: server, bytes: bytes, at: sentAt)
-        // The request timeout is delivered by the server side when it applies (see ServerNode.serve).
-        sim.schedule(.request(request), to: world.serverComponents[server], at: arrival)
+        ctx.send(request, bytes: bytes, to: server)
     }
 
-    func complete(_ id: Int, _ outcome: RequestOutcome, _ sim: Simulation<GrouperEvent>) {
+    func complete(_ id: Int, _ outcome: RequestOutcome, _ ctx: some DeviceContext) {
         guard let purpose = pending.removeValue(forKey: id) else { return }  // late or duplicate
         switch purpose {
-        case .put(let job, let server, let count): putDone(job: job, server: server, count: count, outcome, sim)
-        case .list(let r, let server): listDone(round: r, server: server, outcome, sim)
-        case .get(let r, let server): getDone(round: r, server: server, outcome, sim)
-        case .existence(let t, let server): existenceDone(task: t, server: server, outcome, sim)
+        case .put(let job, let server, let count): putDone(job: job, server: server, count: count, outcome, ctx)
+        case .list(let r, let server): listDone(round: r, server: server, outcome, ctx)
+        case .get(let r, let server): getDone(round: r, server: server, outcome, ctx)
+        case .existence(let t, let server): existenceDone(task: t, server: server, outcome, ctx)
         case .notify: break
         }
     }

@@ -4,7 +4,7 @@ import SimKernel
 ///
 /// Work comes from the real code paths: `SharingWork` from split/join, bytes of JSON
 /// encoded/decoded, objects written to the store. Plain data; the scenario files name one.
-public struct DeviceProfile: Codable, Equatable, Sendable {
+public struct DeviceProfile: Equatable, Sendable {
     public var name: String
     /// Per field multiply-add in split/join.
     public var nanosPerFieldOp: Double
@@ -48,7 +48,7 @@ public struct DeviceProfile: Codable, Equatable, Sendable {
 }
 
 /// Device↔server network: latency, device bandwidth shared by its transfers, timeouts.
-public struct NetworkProfile: Codable, Equatable, Sendable {
+public struct NetworkProfile: Equatable, Sendable {
     public var name: String
     /// One-way latency device↔server i is `latencyNanos + i * latencyStepNanos`.
     public var latencyNanos: Int64
@@ -80,7 +80,7 @@ public struct NetworkProfile: Codable, Equatable, Sendable {
 }
 
 /// Server-side processing time (web service + database).
-public struct ServerProfile: Codable, Equatable, Sendable {
+public struct ServerProfile: Equatable, Sendable {
     public var name: String
     public var nanosPerRequest: Int64
     /// Per share stored, listed or returned.

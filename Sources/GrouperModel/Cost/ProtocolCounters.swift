@@ -1,7 +1,7 @@
 import SimKernel
 
 /// What SPEC §7 counts, and a few diagnostics.
-public enum CounterKind: String, CaseIterable, Codable, Sendable, Comparable {
+public enum CounterKind: String, CaseIterable, Sendable, Comparable {
     /// A message stored on ≥ s servers (one per successful upload of a message).
     case messagesUploaded
     /// Share puts sent (one per message per server attempted).
@@ -76,7 +76,7 @@ public struct ProtocolCounters: Sendable {
 }
 
 /// Direction of a timed transfer.
-public enum TransferDirection: String, Codable, Sendable { case upload, download }
+public enum TransferDirection: String, Sendable { case upload, download }
 
 /// One upload job or receive round, with the thesis's time breakdown.
 public struct TransferTiming: Equatable, Sendable {

@@ -1,5 +1,5 @@
 /// The four Grouper message types (thesis Table 4.3).
-public enum MessageType: String, Codable, CaseIterable, Sendable {
+public enum MessageType: String, CaseIterable, Sendable {
     case update, delete, confirm, resend
     /// update/delete are normal messages and carry a sequence number ≥ 1.
     public var isNormal: Bool { self == .update || self == .delete }

@@ -40,7 +40,7 @@ public struct ShareEntity: Equatable, Sendable {
 }
 
 /// What identifies one stored share, i.e. which re-put replaces which.
-public enum ShareKeying: String, Codable, Sendable {
+public enum ShareKeying: String, Sendable {
     /// The published server: one share per (group, message id); any re-put replaces it, so a
     /// unicast re-upload for one requester destroys the multicast share and every other
     /// requester's copy. Used by the `as-built` variant.

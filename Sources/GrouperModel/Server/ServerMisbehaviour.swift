@@ -60,7 +60,7 @@ struct ActiveMisbehaviours: Sendable {
 }
 
 /// A named set of servers that pool what they store (drives the exposure metrics only).
-public struct Coalition: Codable, Equatable, Sendable {
+public struct Coalition: Equatable, Sendable {
     public var name: String
     /// Server indices (0-based), sorted, distinct.
     public var servers: [Int]

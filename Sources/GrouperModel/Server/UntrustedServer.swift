@@ -82,7 +82,7 @@ public struct UntrustedServer: Sendable {
     /// A 32-hex-digit key from the server's seeded stream.
     mutating func newKey() -> String {
         let a = rng.next(), b = rng.next()
-        return hex16(a) + hex16(b)
+        return StableHash.hex(a) + StableHash.hex(b)
     }
 
     mutating func register(groupID: String, name: String, ownerNode: String, now: SimTime)
@@ -97,7 +97,7 @@ public struct UntrustedServer: Sendable {
     }
 
     mutating func initialise(_ g: Int, k: Int, n: Int, s: Int, ttl: SimDuration) -> Result<ServerReply, ServerError> {
-        guard k >= 1, k <= s, s <= n, n <= 255, ttl.nanoseconds > 0 else {
+        guard ShareThreshold.violations(k: k, n: n, s: s).isEmpty, ttl.nanoseconds > 0 else {
             return .failure(.invalidParameters("need 1 ≤ k ≤ s ≤ n ≤ 255 and TTL > 0, got k=\(k) n=\(n) s=\(s) ttl=\(ttl)"))
         }
         groups[g].threshold = k; groups[g].servers = n; groups[g].safe = s; groups[g].ttl = ttl
@@ -134,7 +134,3 @@ public struct UntrustedServer: Sendable {
     }
 }
 
-func hex16(_ v: UInt64) -> String {
-    let s = String(v, radix: 16)
-    return String(repeating: "0", count: 16 - s.count) + s
-}

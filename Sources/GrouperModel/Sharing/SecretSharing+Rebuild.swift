@@ -1,5 +1,5 @@
 /// How a receiver turns collected shares into a message (issue #11).
-public enum RebuildPolicy: String, CaseIterable, Codable, Sendable {
+public enum RebuildPolicy: String, CaseIterable, Sendable {
     /// Join the shares as they come (the thesis's receiver): one bad share gives garbage.
     case firstK = "first-k"
     /// Accept only when every share (at least k + 1) lies on one polynomial of degree k − 1.

@@ -1,7 +1,7 @@
 import SimKernel
 
 /// Which secret-sharing scheme splits messages (SPEC §5).
-public enum SharingSchemeKind: String, Codable, CaseIterable, Sendable {
+public enum SharingSchemeKind: String, CaseIterable, Sendable {
     /// Shamir over GF(2^8), polynomial 0x11B, binary shares (x byte + L bytes).
     case gf256
     /// Byte-compatible with the c-SSS library: mod 257, text shares of 6 + 2L characters.

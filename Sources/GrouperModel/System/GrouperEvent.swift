@@ -14,7 +14,7 @@ public enum RequestOutcome: Equatable, Sendable {
 }
 
 /// A server's availability.
-public enum ServerState: String, Codable, CaseIterable, Sendable {
+public enum ServerState: String, CaseIterable, Sendable {
     case up
     /// Down; connections are refused at once.
     case refusing

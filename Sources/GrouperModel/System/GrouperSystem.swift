@@ -48,8 +48,8 @@ public final class GrouperSystem {
         }
         let owner = world.deviceNodes[0]
         owner.createGroup(now: .zero)
-        for i in config.startMembers.dropFirst() { owner.invite(i, sim) }
-        for d in world.deviceNodes { d.startTimers(sim) }
+        for i in config.startMembers.dropFirst() { owner.invite(i, owner.context(in: sim)) }
+        for d in world.deviceNodes { d.startTimers(d.context(in: sim)) }
     }
 
     // MARK: Clock

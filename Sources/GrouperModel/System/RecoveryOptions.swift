@@ -3,7 +3,7 @@ import SimKernel
 /// Opt-in departures from the protocol's recovery, used to make the thesis's simplifying
 /// assumptions of equations 6.5–6.8 real (docs/equations.md). The defaults are the protocol:
 /// a `RecoveryOptions()` changes nothing.
-public struct RecoveryOptions: Codable, Equatable, Sendable {
+public struct RecoveryOptions: Equatable, Sendable {
     /// Receivers send resend requests for the gaps and confirms Algorithm 1 finds. Off: they
     /// never ask on their own (recovery only through `GrouperSystem.resend`).
     public var receiverAsks = true

@@ -1,7 +1,7 @@
 import SimKernel
 
 /// Which protocol the clients run (SPEC §4).
-public enum ProtocolVariant: String, Codable, CaseIterable, Sendable {
+public enum ProtocolVariant: String, CaseIterable, Sendable {
     /// The thesis design implemented correctly, with the decisions of SPEC §4 (default).
     case thesis
     /// The published code's behaviours (SPEC §3), switchable through `AsBuiltSwitches`.
@@ -22,7 +22,7 @@ public enum ProtocolVariant: String, Codable, CaseIterable, Sendable {
 
 /// The as-built behaviours of SPEC §3 that the `as-built` variant can switch on one by one.
 /// Ignored by the other variants. All on by default.
-public struct AsBuiltSwitches: Codable, Equatable, Sendable {
+public struct AsBuiltSwitches: Equatable, Sendable {
     /// The upload verdict waits for all n servers to answer (not as soon as it is decided).
     public var verdictWaitsForAllServers = true
     /// If the last server to answer fails, the send never finalises and later sends are refused.
@@ -44,7 +44,7 @@ public struct AsBuiltSwitches: Codable, Equatable, Sendable {
 }
 
 /// When senders call `sender.confirm()` on their own.
-public struct ConfirmPolicy: Codable, Equatable, Sendable {
+public struct ConfirmPolicy: Equatable, Sendable {
     /// Periodic confirm (thesis: once per TTL); nil = never periodically.
     public var period: SimDuration?
     /// Confirm when the device comes back online.
@@ -53,7 +53,7 @@ public struct ConfirmPolicy: Codable, Equatable, Sendable {
 }
 
 /// When receivers run a receive round.
-public struct ReceivePolicy: Codable, Equatable, Sendable {
+public struct ReceivePolicy: Equatable, Sendable {
     /// Pull when a push notification arrives.
     public var onPush: Bool
     /// Periodic pull; nil = never.
@@ -66,7 +66,7 @@ public struct ReceivePolicy: Codable, Equatable, Sendable {
 }
 
 /// When a sender retries its unsent queue.
-public struct UnsentRetryPolicy: Codable, Equatable, Sendable {
+public struct UnsentRetryPolicy: Equatable, Sendable {
     public var onReconnect: Bool
     /// Periodic retry while online; nil = never periodically.
     public var period: SimDuration?
@@ -74,7 +74,7 @@ public struct UnsentRetryPolicy: Codable, Equatable, Sendable {
 }
 
 /// Everything that defines one simulated Grouper system. Plain value; validated by `validate()`.
-public struct SystemConfig: Codable, Equatable, Sendable {
+public struct SystemConfig: Equatable, Sendable {
     /// Number of devices D (device 0 is the group owner).
     public var devices: Int
     /// Devices that are members from the start (0..<initialMembers); the rest can be invited later.
@@ -178,9 +178,9 @@ extension SystemConfig {
                 throw fail("members", "must be sorted distinct device indices in 0..<\(devices) starting with the owner 0, got \(members)")
             }
         }
-        guard (1...255).contains(servers) else { throw fail("servers", "n must be in 1...255, got \(servers)") }
-        guard k >= 1, k <= servers else { throw fail("k", "must be in 1...n (\(servers)), got \(k)") }
-        guard s >= k, s <= servers else { throw fail("s", "must be in k...n (\(k)...\(servers)), got \(s)") }
+        if let v = ShareThreshold.violations(k: k, n: servers, s: s).first {
+            throw fail(v.parameter == "n" ? "servers" : v.parameter, v.message)
+        }
         guard ttl.nanoseconds > 0 else { throw fail("ttl", "must be positive, got \(ttl)") }
         guard sweepPeriod.nanoseconds > 0 else { throw fail("sweepPeriod", "must be positive, got \(sweepPeriod)") }
         guard requestTimeout.nanoseconds > 0 else { throw fail("requestTimeout", "must be positive") }

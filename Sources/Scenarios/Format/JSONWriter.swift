@@ -76,10 +76,4 @@ public enum NumberFormat {
         let body = digits > 0 ? s[..<cut] + "." + s[cut...] : Substring(s)
         return (v < 0 ? "-" : "") + body
     }
-
-    /// 64-bit hash as 16 lowercase hex digits.
-    public static func hex(_ h: UInt64) -> String {
-        let s = String(h, radix: 16)
-        return String(repeating: "0", count: 16 - s.count) + s
-    }
 }

@@ -31,7 +31,8 @@ final class LatencyRecorder {
         case "delivery_latency_p50": return quantile(0.5)
         case "delivery_latency_p95": return quantile(0.95)
         case "delivery_latency_max": return quantile(1)
-        default: return count == 0 ? .nan : total / Double(count)
+        case "delivery_latency": return count == 0 ? .nan : total / Double(count)
+        default: preconditionFailure("'\(name)' is not a latency metric")
         }
     }
 

@@ -67,7 +67,10 @@ struct GrouperMetrics {
         case "exposure_seconds_mean":
             guard let s = system.plaintextExposureSeconds, !system.writes.isEmpty else { return .nan }
             return s / Double(system.writes.count)
-        default: return timing(name)
+        case "upload_time", "upload_sync_time", "upload_sharing_time", "upload_network_time",
+             "download_time", "download_sync_time", "download_sharing_time", "download_network_time":
+            return timing(name)
+        default: preconditionFailure("metric '\(name)' is in MetricCatalog but not computed")
         }
     }
 
@@ -102,7 +105,8 @@ struct GrouperMetrics {
         case "sync_time": .dataSync
         case "sharing_time": .secretSharing
         case "network_time": .network
-        default: .total
+        case "time": .total
+        default: preconditionFailure("'\(name)' is not a timing metric")
         }
         guard system.keepsTimingRecords else { return system.timingStats.mean(upload ? .upload : .download, part) }
         let since = SimTime.zero + spec.warmup

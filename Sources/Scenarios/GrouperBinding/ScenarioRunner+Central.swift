@@ -50,7 +50,7 @@ struct CentralExecutor {
                                       + (found.count > 5 ? "; … \(found.count - 5) more" : ""))
         }
         return RunOutcome(metrics: metrics.all, checkers: checkers,
-                          fingerprint: UInt64(system.fingerprint, radix: 16) ?? StableHash.fnv1a64(system.fingerprint),
+                          fingerprint: system.fingerprint.value,
                           series: sampler.rows)
     }
 }

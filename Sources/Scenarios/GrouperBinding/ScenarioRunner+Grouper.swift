@@ -62,7 +62,7 @@ public struct GrouperExecutor: RunExecutor {
                                       + (found.count > 5 ? "; … \(found.count - 5) more" : ""))
         }
         return RunOutcome(metrics: metrics.all, checkers: checkers,
-                          fingerprint: UInt64(system.fingerprint, radix: 16) ?? StableHash.fnv1a64(system.fingerprint),
+                          fingerprint: system.fingerprint.value,
                           series: sampler.rows)
     }
 

@@ -27,19 +27,19 @@ extension ResultSet {
         let runs: [JSONValue] = records.map { r in
             .object([("run", .number(Double(r.index))), ("point", .number(Double(r.point))),
                      ("replication", .number(Double(r.replication))), ("seed", Self.integer(r.seed)),
-                     ("fingerprint", .string(NumberFormat.hex(r.fingerprint))),
+                     ("fingerprint", .string(StableHash.hex(r.fingerprint))),
                      ("checkers", .string(r.failedCheckers.isEmpty ? "ok" : "failed:" + r.failedCheckers.map(\.name).joined(separator: ";")))])
         }
         let doc = JSONValue.object([
             ("tool", .string("grouper-sim")), ("version", .string(Tool.version)), ("engine", .string(engine.rawValue)),
             ("scenario", .object([("name", .string(spec.name)), ("file", .string(src.fileName)),
                                   ("bytes", .number(Double(src.bytes.count))),
-                                  ("fnv1a64", .string(NumberFormat.hex(StableHash.fnv1a64(bytes: src.bytes))))])),
+                                  ("fnv1a64", .string(StableHash.hex(StableHash.fnv1a64(bytes: src.bytes))))])),
             ("seed", Self.integer(spec.seed)), ("replications", .number(Double(spec.replications))),
             ("metrics", .array(spec.metrics.map { .string($0) })),
             ("points", .array(points)), ("runs", .array(runs)),
-            ("files", .object(files.map { ($0.name, .string(NumberFormat.hex(StableHash.fnv1a64($0.contents)))) })),
-            ("fingerprint", .string(NumberFormat.hex(fingerprint))),
+            ("files", .object(files.map { ($0.name, .string(StableHash.hex(StableHash.fnv1a64($0.contents)))) })),
+            ("fingerprint", .string(StableHash.hex(fingerprint))),
         ])
         return JSONWriter.pretty(doc)
     }

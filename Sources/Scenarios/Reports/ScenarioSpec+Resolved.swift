@@ -44,7 +44,7 @@ extension ScenarioSpec {
     }
 
     var groupJSON: JSONValue {
-        .object([("devices", Self.int(group.devices)), ("servers", Self.int(group.servers)),
+        .object([("devices", Self.int(group.devices)), ("servers", Self.int(group.n)),
                  ("k", Self.int(group.k)), ("n", Self.int(group.n)), ("s", Self.int(group.s)),
                  ("ttl", Self.duration(group.ttl)), ("sweep_period", Self.duration(group.sweepPeriod)),
                  ("members", .array(group.initialMembers.map(Self.int))),

@@ -1,4 +1,5 @@
 import Foundation
+import SimKernel
 
 /// The contents of one shard's output folder (`shard.json`): the scenario bytes,
 /// the overrides and the exact records of the runs in the slice. Metric values are
@@ -30,7 +31,7 @@ public struct ShardFile: Sendable {
                      ("checkers", .array(r.checkers.map { c in
                         .object([("name", .string(c.name)), ("kind", .string(c.kind.rawValue)),
                                  ("passed", .bool(c.passed)), ("detail", .string(c.detail))]) })),
-                     ("fingerprint", .string(NumberFormat.hex(r.fingerprint)))]
+                     ("fingerprint", .string(StableHash.hex(r.fingerprint)))]
             if !r.series.isEmpty { fields.append(("series", .array(r.series.map { .array($0.map(exact)) }))) }
             return .object(fields)
         }

@@ -89,31 +89,29 @@ struct ScenarioReader {
         let k = o.required("k", "an integer in 1...255").flatMap { $0.int(in: 1...255) }
         let nn = o.required("n", "an integer in 1...255").flatMap { $0.int(in: 1...255) }
         let s = o.required("s", "an integer in 1...255").flatMap { $0.int(in: 1...255) }
-        let servers = o.optional("servers").map { $0.int(in: 1...255) } ?? nn
-        let ttl = o.optional("ttl").map { $0.duration(positive: true) } ?? .days(1)
+        let ttl = o.optional("ttl").map { $0.duration(positive: true) } ?? GroupSpec.defaultTTL
         let sweepPeriod = o.optional("sweep_period").map { $0.duration(positive: true) } ?? SimDuration.seconds(Int64(60))
-        if let k, let s, k > s { sink.add(n.key("k"), "got \(k), expected k ≤ s (s = \(s)); the rule is 1 ≤ k ≤ s ≤ n ≤ 255") }
-        if let s, let nn, s > nn { sink.add(n.key("s"), "got \(s), expected s ≤ n (n = \(nn)); the rule is 1 ≤ k ≤ s ≤ n ≤ 255") }
-        if let servers, let nn, servers != nn, o.has("servers") {
+        if let k, let s, let nn {
+            for v in ShareThreshold.violations(k: k, n: nn, s: s) { sink.add(n.key(v.parameter), v.message) }
+        }
+        // `servers` may repeat n (older files); GroupSpec keeps n only.
+        if let raw = o.optional("servers"), let servers = raw.int(in: 1...255), let nn, servers != nn {
             sink.add(n.key("servers"), "got \(servers), expected servers = n (\(nn)): share i goes to server i")
         }
         let members = o.optional("members").map { readMembers($0, devices: devices) } ?? .some(nil)
         let invitations = o.optional("invite").map {
             readInvitations($0, devices: devices, members: members, duration: duration)
         } ?? []
-        guard sink.count == before, let devices, let k, let nn, let s, let servers, let ttl, let sweepPeriod,
-              let members, let invitations else { return nil }
-        return GroupSpec(devices: devices, servers: servers, k: k, n: nn, s: s, ttl: ttl, sweepPeriod: sweepPeriod,
+        guard sink.count == before, let devices, let k, let nn, let s, let ttl, let sweepPeriod,
+              let members, let invitations, let threshold = try? ShareThreshold(k: k, n: nn, s: s) else { return nil }
+        return GroupSpec(devices: devices, threshold: threshold, ttl: ttl, sweepPeriod: sweepPeriod,
                          members: members, invitations: invitations)
     }
 
     func readProtocol(_ n: Node?, ttl: SimDuration?) -> ProtocolSpec? {
-        let defaultConfirm = ConfirmPolicySpec(mode: .periodic, period: ttl ?? .days(1), onReconnect: true)
-        let defaultReceive = ReceivePolicySpec(mode: .pushAndPoll, pollPeriod: .minutes(5), onReconnect: true)
-        guard let n else {
-            return ProtocolSpec(variant: .thesis, confirm: defaultConfirm, receive: defaultReceive,
-                                resendRetry: .minutes(10), unsentRetryPeriod: .minutes(10))
-        }
+        let defaults = ProtocolSpec.defaults(ttl: ttl ?? GroupSpec.defaultTTL)
+        let defaultConfirm = defaults.confirm, defaultReceive = defaults.receive
+        guard let n else { return defaults }
         guard let o = ObjectReader(n, allowed: ["variant", "confirm", "receive", "resend_retry", "unsent_retry",
                                                 "resend_multicast_after", "rebuild"]) else { return nil }
         let rebuild = o.optional("rebuild").map { $0.choice(RebuildPolicy.allCases.map(\.rawValue)).flatMap(RebuildPolicy.init) } ?? .firstK
@@ -135,8 +133,8 @@ struct ScenarioReader {
             guard let mode, let period, let re else { return nil }
             return ReceivePolicySpec(mode: mode, pollPeriod: period, onReconnect: re)
         } ?? defaultReceive
-        let resendRetry = o.optional("resend_retry").map { $0.duration(positive: true) } ?? .minutes(10)
-        var unsent: SimDuration?? = .some(.minutes(10))
+        let resendRetry = o.optional("resend_retry").map { $0.duration(positive: true) } ?? defaults.resendRetry
+        var unsent: SimDuration?? = .some(defaults.unsentRetryPeriod)
         if let u = o.optional("unsent_retry") {
             unsent = u.value == .string("on-reconnect") ? .some(nil)
                 : u.duration(positive: true).map { .some($0) } ?? nil

@@ -47,16 +47,20 @@ public struct ScenarioSpec: Equatable, Sendable {
 /// The group: devices over n servers with f(k, n, s) and a TTL.
 public struct GroupSpec: Equatable, Sendable {
     public var devices: Int
-    public var servers: Int
-    public var k: Int
-    public var n: Int
-    public var s: Int
+    /// f(k, n, s), checked once by the reader.
+    public var threshold: ShareThreshold
+    public var k: Int { threshold.k }
+    public var n: Int { threshold.n }
+    public var s: Int { threshold.s }
     public var ttl: SimDuration
     public var sweepPeriod: SimDuration
     /// Devices (1-based, sorted, device 1 among them) that are members from the start; nil: all.
     public var members: [Int]? = nil
     /// Timed invitations of devices that are not members yet.
     public var invitations: [Invitation] = []
+
+    /// The TTL when a scenario gives none.
+    public static let defaultTTL = SimDuration.days(1)
 
     /// The members from the start, 1-based and sorted.
     public var initialMembers: [Int] { members ?? Array(1...devices) }
@@ -83,6 +87,16 @@ public struct ProtocolSpec: Equatable, Sendable {
     public var unsentRetryPeriod: SimDuration?
     /// How receivers rebuild messages (issue #11).
     public var rebuild: RebuildPolicy = .firstK
+}
+
+extension ProtocolSpec {
+    /// What a scenario gets for everything its `protocol` object leaves out (docs/scenarios.md):
+    /// confirm every TTL, push and poll every 5 min, resend and unsent retries every 10 min.
+    public static func defaults(ttl: SimDuration) -> ProtocolSpec {
+        ProtocolSpec(variant: .thesis, confirm: ConfirmPolicySpec(mode: .periodic, period: ttl, onReconnect: true),
+                     receive: ReceivePolicySpec(mode: .pushAndPoll, pollPeriod: .minutes(5), onReconnect: true),
+                     resendRetry: .minutes(10), unsentRetryPeriod: .minutes(10))
+    }
 }
 
 /// When a device sends confirm messages.

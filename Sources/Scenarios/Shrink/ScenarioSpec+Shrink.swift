@@ -48,10 +48,7 @@ extension ScenarioSpec {
     func keeping(servers keep: [Int]) -> ScenarioSpec {
         func map(_ s: Int) -> Int? { keep.firstIndex(of: s).map { $0 + 1 } }
         var out = self
-        out.group.n = keep.count
-        out.group.servers = keep.count
-        out.group.s = min(group.s, keep.count)
-        out.group.k = min(group.k, out.group.s)
+        out.group.threshold = group.threshold.onServers(keep.count)
         out.faults = faults.compactMap { f in
             let sel = Self.renumbered(f.servers, map)
             if sel == .some([]) { return nil }

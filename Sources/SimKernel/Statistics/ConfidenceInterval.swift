@@ -3,7 +3,7 @@
 /// With fewer than two observations the spread is unknown: `halfWidth` is
 /// `+infinity` and `isDefined` is false (callers that write JSON should check it,
 /// since JSON has no infinity).
-public struct ConfidenceInterval: Hashable, Codable, Sendable, CustomStringConvertible {
+public struct ConfidenceInterval: Hashable, Sendable, CustomStringConvertible {
     public var mean: Double
     public var halfWidth: Double
     /// Confidence level, e.g. 0.95.

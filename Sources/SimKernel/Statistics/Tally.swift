@@ -6,7 +6,7 @@
 ///
 /// Invariants: `count >= 0`; when `count == 0`, `mean == 0`, `min == +inf`,
 /// `max == -inf`; otherwise `min <= mean <= max` (up to rounding).
-public struct Tally: Hashable, Codable, Sendable {
+public struct Tally: Hashable, Sendable {
     /// Number of observations.
     public private(set) var count: Int = 0
     /// Arithmetic mean (0 when empty).

@@ -3,7 +3,7 @@
 /// The value holds from the time it is set until the next change. Times must not
 /// decrease (precondition: it is a programmer error, as in the kernel itself).
 /// The area is accumulated in value·nanoseconds as a Double; O(1) per change.
-public struct TimeWeightedAverage: Hashable, Codable, Sendable {
+public struct TimeWeightedAverage: Hashable, Sendable {
     /// Value since `lastChange`.
     public private(set) var currentValue: Double
     /// Time of the last change (or the start).

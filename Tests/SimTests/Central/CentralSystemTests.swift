@@ -102,7 +102,7 @@ import SimKernel
             s.setOnline(false, device: 3, at: at(5)); s.setOnline(true, device: 3, at: at(50))
             s.run(until: at(120))
             #expect(s.check().passed)
-            return s.fingerprint
+            return s.fingerprint.hex
         }
         #expect(try run() == run())
     }

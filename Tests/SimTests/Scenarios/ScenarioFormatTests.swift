@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import SimKernel
+import GrouperModel
 @testable import Scenarios
 
 @Suite struct ScenarioFormatTests {
@@ -28,7 +29,7 @@ import SimKernel
             {"format": 1, "name": "d", "duration": "1.5s", "group": {"devices": 2, "k": 1, "n": 2, "s": 1}}
             """))
         #expect(s.base.duration == .milliseconds(1500))
-        #expect(s.base.group.ttl == .days(1) && s.base.group.servers == 2)
+        #expect(try s.base.group.ttl == .days(1) && s.base.group.n == 2 && s.base.group.threshold == ShareThreshold(k: 1, n: 2, s: 1))
         #expect(s.base.protocolSpec.variant == .thesis && s.base.protocolSpec.confirm.period == .days(1))
         #expect(s.base.metrics == MetricCatalog.defaults)
         #expect(s.base.profiles.network["latency"] == 5e-3)
@@ -83,7 +84,7 @@ import SimKernel
         #expect(NumberFormat.fixed(-0.0000001) == "0.000000")
         #expect(NumberFormat.fixed(-2.5, digits: 2) == "-2.50")
         #expect(NumberFormat.fixed(.nan) == "NaN")
-        #expect(NumberFormat.hex(255) == "00000000000000ff")
+        #expect(StableHash.hex(255) == "00000000000000ff")
     }
 
     @Test func studentTIntervals() {

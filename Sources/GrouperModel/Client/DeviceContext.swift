@@ -1,0 +1,23 @@
+import SimKernel
+
+/// Where a Grouper client runs: its clock, its own timers, and its requests to the servers.
+///
+/// The client's decisions (sender, receiver, Algorithm 1, resends) are plain code driven
+/// through this interface, so they do not know they are simulated: `SimulatedDevice`
+/// implements it on the kernel and the network model, and a test can script it. The rest of
+/// what a device touches is the run's shared record (`World`: configuration, log, counters,
+/// message registry), which needs no simulator either.
+protocol DeviceContext {
+    /// The current time.
+    var now: SimTime { get }
+    /// Hands `event` back to this device at `time` (work done on its CPU, a timer).
+    func schedule(_ event: GrouperEvent, at time: SimTime)
+    /// Hands `event` back to this device after `delay`.
+    func schedule(_ event: GrouperEvent, after delay: SimDuration)
+    /// Sends `request` (`bytes` on the wire) to server `server`. Its outcome comes back to this
+    /// device as `.response` (or `.timeout`) with the request's id.
+    func send(_ request: ServerRequest, bytes: Int, to server: Int)
+    /// The context of another device, for the one face-to-face step: an invitation hands the
+    /// invitee its keys and the held messages directly.
+    func peer(_ device: Int) -> Self
+}

@@ -1,0 +1,40 @@
+import SimKernel
+
+/// The simulator's side of the seam: a device's context on the kernel, the network model
+/// and the server components. The only place in `Client/` that touches `Simulation`.
+struct SimulatedDevice: DeviceContext {
+    let sim: Simulation<GrouperEvent>
+    unowned let world: World
+    let device: Int
+
+    var now: SimTime { sim.now }
+
+    func schedule(_ event: GrouperEvent, at time: SimTime) {
+        sim.schedule(event, to: world.deviceComponents[device], at: time)
+    }
+
+    func schedule(_ event: GrouperEvent, after delay: SimDuration) {
+        sim.schedule(event, to: world.deviceComponents[device], after: delay)
+    }
+
+    /// The request reaches the server when the network model says; the request timeout is
+    /// delivered by the server side when it applies (see `ServerNode.serve`).
+    func send(_ request: ServerRequest, bytes: Int, to server: Int) {
+        let arrival = world.network.requestArrival(device: device, server: server, bytes: bytes, at: request.sentAt)
+        sim.schedule(.request(request), to: world.serverComponents[server], at: arrival)
+    }
+
+    func peer(_ device: Int) -> SimulatedDevice { SimulatedDevice(sim: sim, world: world, device: device) }
+}
+
+extension DeviceNode {
+    /// This device's context in `sim`.
+    func context(in sim: Simulation<GrouperEvent>) -> SimulatedDevice {
+        SimulatedDevice(sim: sim, world: world, device: index)
+    }
+
+    /// `SimComponent`: the kernel delivers an event; the device handles it through its context.
+    func handle(_ event: GrouperEvent, in sim: Simulation<GrouperEvent>) {
+        handle(event, context(in: sim))
+    }
+}

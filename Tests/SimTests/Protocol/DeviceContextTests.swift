@@ -1,0 +1,107 @@
+import Testing
+import SimKernel
+@testable import GrouperModel
+
+/// The test is the device's clock, network and servers: every timer and request the device
+/// asks for is recorded, and the test decides when and how each comes back.
+final class ScriptedContext: DeviceContext {
+    var now: SimTime = .zero
+    var wakeups: [(event: GrouperEvent, at: SimTime)] = []
+    var requests: [(request: ServerRequest, server: Int, bytes: Int)] = []
+
+    func schedule(_ event: GrouperEvent, at time: SimTime) { wakeups.append((event, time)) }
+    func schedule(_ event: GrouperEvent, after delay: SimDuration) { wakeups.append((event, now + delay)) }
+    func send(_ request: ServerRequest, bytes: Int, to server: Int) { requests.append((request, server, bytes)) }
+    func peer(_ device: Int) -> ScriptedContext { self }
+}
+
+/// A Grouper device driven through a scripted context, with no `Simulation` at all.
+@Suite struct DeviceContextTests {
+    /// Device 0 of two, a member with keys on 3 servers, f(2,3,2), thesis variant.
+    static func device() -> (DeviceNode, World) {
+        let config = SystemConfig(devices: 2, servers: 3, k: 2, s: 2, ttl: .hours(1))
+        let world = World(config: config, scheme: config.scheme.makeScheme(), streams: RandomStreams(rootSeed: 5))
+        let d = DeviceNode(index: 0, world: world, rng: Xoshiro256StarStar(seed: 9))
+        world.deviceNodes = [d]
+        d.isMember = true
+        d.accessKeys = ["key-0", "key-1", "key-2"]
+        d.members = Array(world.nodeIDs)
+        return (d, world)
+    }
+
+    @Test func anUpdateIsSplitPutOnEveryServerAndDecidedAtSStoredShares() throws {
+        let (d, world) = Self.device()
+        defer { withExtendedLifetime(world) {} }  // the device holds it unowned
+        let ctx = ScriptedContext()
+        ctx.now = SimTime.zero + .seconds(Int64(10))
+        d.handle(.command(.update(objectID: "obj", size: 323)), ctx)
+
+        // Encoding and splitting take CPU time: the device asks to be woken when they are done.
+        #expect(ctx.requests.isEmpty)
+        let ready = try #require(ctx.wakeups.last)
+        guard case .uploadReady(let job) = ready.event else { Issue.record("expected uploadReady, got \(ready.event)"); return }
+        #expect(ready.at > ctx.now)
+
+        ctx.now = ready.at
+        d.handle(.uploadReady(jobID: job), ctx)
+        #expect(ctx.requests.map(\.server) == [0, 1, 2])
+        for (r, server, bytes) in ctx.requests {
+            #expect(r.key == "key-\(server)" && r.sentAt >= ctx.now && bytes > 0)
+            guard case .transferPut(let shares) = r.call else { Issue.record("expected a put, got \(r.call)"); continue }
+            #expect(shares.count == 1 && shares[0].receiver == nil)
+        }
+
+        // Two stored answers reach s = 2: the job succeeds before the third server answers.
+        ctx.now = ctx.now + .milliseconds(300)
+        for r in ctx.requests.prefix(2) {
+            d.handle(.response(requestID: r.request.requestID, outcome: .reply(.stored(1))), ctx)
+        }
+        #expect(d.job == nil && d.outbox.isEmpty && d.unsent.isEmpty)
+        let timing = try #require(world.timings.last)
+        #expect(timing.direction == .upload && timing.succeeded && timing.end == ctx.now)
+
+        // The third answer comes late and changes nothing; a duplicate is ignored.
+        d.handle(.response(requestID: ctx.requests[2].request.requestID, outcome: .timedOut), ctx)
+        d.handle(.response(requestID: ctx.requests[0].request.requestID, outcome: .reply(.stored(1))), ctx)
+        #expect(d.unsent.isEmpty && world.timings.count == 1)
+    }
+
+    @Test func failuresOnTwoOfThreeServersLeaveTheMessageUnsent() throws {
+        let (d, world) = Self.device()
+        defer { withExtendedLifetime(world) {} }  // the device holds it unowned
+        let ctx = ScriptedContext()
+        d.handle(.command(.update(objectID: "obj", size: 323)), ctx)
+        guard case .uploadReady(let job) = try #require(ctx.wakeups.last).event else { Issue.record("no upload"); return }
+        ctx.now = try #require(ctx.wakeups.last).at
+        d.handle(.uploadReady(jobID: job), ctx)
+        d.handle(.response(requestID: ctx.requests[0].request.requestID, outcome: .refused), ctx)
+        #expect(d.job != nil, "one failure of three still allows s = 2")
+        d.handle(.response(requestID: ctx.requests[1].request.requestID, outcome: .timedOut), ctx)
+        #expect(d.job == nil && d.unsent.map(\.message.objectID) == ["obj"])
+        #expect(world.timings.last?.succeeded == false)
+    }
+
+    @Test func goingOfflineBreaksOpenRequestsAndTimersKeepTheirPeriod() throws {
+        let (d, world) = Self.device()
+        defer { withExtendedLifetime(world) {} }  // the device holds it unowned
+        let ctx = ScriptedContext()
+        d.handle(.command(.receive), ctx)
+        #expect(ctx.requests.count == 3, "a receive round lists every server")
+        d.handle(.command(.setOnline(false)), ctx)
+        #expect(d.pending.isEmpty && !d.online)
+        // Offline, a request fails at once, through the context, without reaching a server.
+        d.handle(.command(.setOnline(true)), ctx)
+        let before = ctx.requests.count
+        d.online = false
+        d.send(.transferList, to: 0, purpose: .notify, ctx)
+        #expect(ctx.requests.count == before)
+        guard case .response(_, .disconnected)? = ctx.wakeups.last?.event else { Issue.record("expected a disconnect"); return }
+
+        let timers = ScriptedContext()
+        d.online = true
+        d.handle(.timer(.pull), timers)
+        let pull = try #require(timers.wakeups.last)
+        guard case .timer(.pull) = pull.event else { Issue.record("expected the pull timer again"); return }
+        #expect(pull.at == timers.now + d.config.receive.pullPeriod!)
+    }
+}
