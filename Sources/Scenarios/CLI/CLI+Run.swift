@@ -16,10 +16,16 @@ public struct RunOptions: Sendable {
     public var engine = Engine.grouper
     /// `--progress auto|always|never`.
     public var progress = ProgressMode.auto
+    /// `--precision X`: replications per point until the 95% interval is within ±X of the mean.
+    public var precision: Double?
+    /// `--resume DIR`: continue the unfinished run whose results go to DIR.
+    public var resume: String?
+    /// `--add-replications R DIR`: extend the finished result DIR by R replications per point.
+    public var addReplications: Int?
     public init() {}
 
     static let known = ["--seed", "--replications", "--jobs", "--out", "--trace", "--events", "--event-kinds", "--shard", "--point",
-                        "--replication", "--engine", "--progress"]
+                        "--replication", "--engine", "--progress", "--precision", "--resume", "--add-replications"]
 
     public static func parse(_ args: [String]) throws -> RunOptions {
         var l = ArgumentList(args, command: "run")
@@ -51,11 +57,16 @@ public struct RunOptions: Sendable {
             }
             o.progress = mode
         }
+        try parseIncremental(&l, &o)
         o.files = l.positionals()
         try l.finish(known: known)
+        if o.resume != nil || o.addReplications != nil { return try checkIncremental(o) }
         guard !o.files.isEmpty else { throw CLIError("run: which scenario? give one or more FILEs (or a built-in name from `grouper-sim list`)") }
         if o.shard != nil && (o.point != nil || o.replication != nil) {
             throw CLIError("run: --shard selects a slice of the sweep; --point/--replication select one run; use one or the other")
+        }
+        if o.precision != nil && o.replications != nil {
+            throw CLIError("run: --precision decides the replications per point and --replications fixes them; give one or the other")
         }
         if (o.point == nil) != (o.replication == nil) { throw CLIError("run: --point and --replication go together (they name one run)") }
         if o.point != nil && o.out != nil {
@@ -139,8 +150,9 @@ extension GrouperCLI {
 public enum RunCommand {
     public static func execute(_ o: RunOptions, executor: (any RunExecutor)? = nil, io: CLIOutput,
                                terminal: Bool = isatty(2) != 0) throws -> ExitCode {
+        if o.resume != nil || o.addReplications != nil { return try continueRun(o, executor: executor, io: io, terminal: terminal) }
         guard let scenarios = loadAll(o.files, io: io) else { return .badInput }
-        let loaded = scenarios.map { $0.overriding(seed: o.seed, replications: o.replications) }
+        let loaded = scenarios.map { $0.overriding(seed: o.seed, replications: o.replications, precision: o.precision) }
         let names = loaded.map(\.base.name)
         if let dup = names.enumerated().first(where: { names[..<$0.offset].contains($0.element) }) {
             throw CLIError("run: two scenarios are named '\(dup.element)'; their results would share a folder")
@@ -149,6 +161,13 @@ public enum RunCommand {
         try checkDestinations(loaded, o)
         var failed = false
         for scenario in loaded {
+            if o.point == nil && o.shard == nil {
+                let folder = FolderRun(scenario: scenario, destination: outputFolder(scenario, o, multiple: loaded.count > 1),
+                                       engine: o.engine, executor: exec)
+                let records = try runIntoFolder(folder, o, io: io, terminal: terminal)
+                failed = report(failures: records, scenario: scenario, o, io: io) || failed
+                continue
+            }
             let plan = RunPlan(scenario, tracePath: o.trace, events: o.events)
             let runs = try select(plan, o)
             for (option, given) in [("--trace", o.trace != nil), ("--events", o.events != nil)] where given && runs.count != 1 {
@@ -158,8 +177,12 @@ public enum RunCommand {
             bar.begin(runs.count)
             let records: [RunRecord]
             do {
-                records = try ParallelRunner.execute(runs, executor: exec, jobs: o.jobs, progress: bar.update,
-                                                     partial: bar.enabled ? bar.updatePartial : nil)
+                if let (i, n) = o.shard, scenario.base.precision != nil {
+                    records = try PrecisionShard.records(plan, shard: i, of: n, session: RunSession(executor: exec, jobs: o.jobs))
+                } else {
+                    records = try ParallelRunner.execute(runs, executor: exec, jobs: o.jobs, progress: bar.update,
+                                                         partial: bar.enabled ? bar.updatePartial : nil)
+                }
             } catch {
                 bar.finish()
                 throw CLIError("run: \(scenario.base.name): \(error)", exitCode: error is RunFailure ? .internalError : .badInput)
@@ -197,6 +220,7 @@ public enum RunCommand {
             guard o.point == nil else { return }
             for s in loaded { _ = try OutputSafety.checkFolder(outputFolder(s, o, multiple: loaded.count > 1), option: "--out") }
         } catch let e as OutputDirectory.WriteError { throw CLIError("run: \(e.description)") }
+        if o.shard == nil { for s in loaded { try checkNoPartial(outputFolder(s, o, multiple: loaded.count > 1)) } }
     }
 
     static func select(_ plan: RunPlan, _ o: RunOptions) throws -> [ResolvedRun] {
@@ -231,7 +255,7 @@ public enum RunCommand {
         do {
             if let (i, n) = o.shard {
                 let shard = ShardFile(shard: i, of: n, source: s.source, seed: o.seed, replications: o.replications, records: records,
-                                      engine: o.engine)
+                                      engine: o.engine, precision: o.precision)
                 try OutputDirectory.write([(ShardFile.fileName, shard.render())], to: dir)
                 io.out("wrote \(dir)/\(ShardFile.fileName) (shard \(i) of \(n): \(records.count) runs)\n")
                 return

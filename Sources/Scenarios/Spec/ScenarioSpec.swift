@@ -35,6 +35,9 @@ public struct ScenarioSpec: Equatable, Sendable {
     public var architecture: Architecture = .grouper
     /// The central server's options; only with `architecture` central.
     public var central: CentralSpec = CentralSpec()
+    /// Replications per point chosen by a precision target (nil: `replications` each). With
+    /// it, `replications` is the cap, `precision.maxReplications`.
+    public var precision: PrecisionSpec? = nil
 
     /// The checkers a run reports.
     public static let checkers = ["convergence", "delivery", "outbox", "no-phantom", "ttl"]
