@@ -103,6 +103,9 @@ extension GrouperCLI {
                                   [--trace FILE] [--events FILE [--event-kinds K,…]]
                                   [--shard i/N] [--point P --replication R]
                                   [--engine grouper|synthetic] [--progress auto|always|never]
+                                  [--precision X]
+                   grouper-sim run [FILE] --resume DIR
+                   grouper-sim run [FILE] --add-replications R DIR
 
             Runs every sweep point × replication of each scenario (docs/scenarios.md) and writes
             runs.csv, summary.csv, summary.md, plot-*.svg (and, with "series", series.csv and
@@ -113,6 +116,14 @@ extension GrouperCLI {
             OPTIONS:
               --seed S           replace the scenario's seed (run seeds derive from it)
               --replications R   replace the scenario's replication count
+              --precision X      replications per point in batches until each metric's 95%
+                                 interval is within ±X of its mean (0 < X < 1; see the
+                                 scenario's "precision" block); not with --replications
+              --resume DIR       continue the unfinished run into DIR from the runs kept in
+                                 DIR.partial/ (FILE only needed if it is not a built-in)
+              --add-replications R DIR
+                                 extend the finished result DIR by R replications per point,
+                                 reusing its runs; both equal one run with the final count
               --jobs J           run up to J runs at once on local cores (default: all cores);
                                  the output is identical for every J
               --out DIR          output folder (see above); replaced only when absent, empty or a
