@@ -3,6 +3,7 @@ import Testing
 import SimKernel
 @testable import GrouperModel
 @testable import Scenarios
+@testable import grouper_sim
 
 /// A scheme whose split always fails: an operation that cannot fail on valid state.
 private struct BrokenSplit: SecretSharingScheme {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Scenarios
+@testable import grouper_sim
 
 @Suite struct OutputDeterminismTests {
     private func scenarioFile(_ dir: URL) throws -> URL {

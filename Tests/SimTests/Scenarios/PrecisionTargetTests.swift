@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Scenarios
+@testable import grouper_sim
 
 /// `"precision"` and `--precision`: replications per point in batches until the target.
 @Suite struct PrecisionTargetTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Scenarios
+@testable import grouper_sim
 
 /// `--progress`, and `validate`'s estimate of the events a scenario generates.
 @Suite struct ProgressAndEstimateTests {

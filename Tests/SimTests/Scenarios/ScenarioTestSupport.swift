@@ -1,5 +1,6 @@
 import Foundation
 @testable import Scenarios
+@testable import grouper_sim
 
 /// Captures a command's stdout and stderr in memory.
 final class CapturedOutput: @unchecked Sendable {

@@ -1,0 +1,90 @@
+import Foundation
+import SimKernel
+import GrouperModel
+
+/// `grouper-sim reproduce`: every thesis experiment into one folder.
+///
+/// Output is a pure function of the built-in scenarios and equation cases (no clocks, no
+/// host data), so a rerun is byte-identical for any number of jobs.
+public enum Reproduction {
+    /// The equation cases: the thesis's two worked examples (SPEC §7), case 2 under both
+    /// models. `jobs` only sets threads; results do not depend on it.
+    public static func equationCases(jobs: Int) -> [EquationParameters] {
+        var none = EquationParameters()
+        none.jobs = jobs
+        var offline = none
+        offline.offline = 2
+        offline.offlineTime = .seconds(Int64(86_400))
+        var thesis = offline
+        thesis.model = .thesis
+        return [none, thesis, offline]
+    }
+
+    /// Runs one built-in scenario text in process and returns its result set. The source is
+    /// labelled `builtin:NAME`, as `run NAME` labels it, so both write the same bytes.
+    public static func run(name: String, text: String, jobs: Int, replications: Int? = nil,
+                           progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }) throws -> ResultSet {
+        let loaded = try ScenarioLoader.load(ScenarioSource(label: "builtin:\(name)", text: text))
+            .overriding(seed: nil, replications: replications)
+        let plan = RunPlan(loaded)
+        let records = try ParallelRunner.execute(plan.runs, executor: Engine.grouper.executor, jobs: jobs, progress: progress)
+        return ResultSet(scenario: loaded, records: records)
+    }
+
+    /// Writes results/<name>/ for every scenario (the thesis's, then the hostile-server
+    /// built-ins of docs/adversaries.md and the architecture comparison of
+    /// docs/architectures.md) and results/equations.{md,csv,json}.
+    /// `progress` gets one line per step; the returned line says what was written.
+    public static func execute(out: String, jobs: Int, progress: (String) -> Void) throws -> String {
+        let scenarios = ThesisScenarios.all + (BuiltinScenarios.hostile + BuiltinScenarios.architectures).map { ($0.name, $0.text) }
+        try OutputSafety.checkReproduceFolder(out, folders: scenarios.map(\.name), files: flatFileNames)
+        for (i, s) in scenarios.enumerated() {
+            progress("reproduce: [\(i + 1)/\(scenarios.count + 1)] \(s.name)\n")
+            let result = try run(name: s.name, text: s.text, jobs: jobs)
+            try OutputDirectory.write(result.files, to: "\(out)/\(s.name)", option: "reproduce --out")
+        }
+        progress("reproduce: [\(scenarios.count + 1)/\(scenarios.count + 1)] equations 6.1–6.8 and ablation\n")
+        var md = "# Equations 6.1–6.8: closed forms and simulated counts\n\n", csv = "", json = ""
+        // One pool of `jobs` workers, longest first: case 2 under the protocol model (whose
+        // replications also run on `jobs` threads), then the ablation's other steps, case 2
+        // under the thesis model and case 1. Each result is a pure function of its parameters.
+        let cases = equationCases(jobs: jobs)
+        var ablationCase = cases[2]
+        ablationCase.replications = 1
+        let steps = EquationAssumptions.ablationSteps.map(\.assumptions).filter {
+            !EquationAblation.same($0, .thesis, ablationCase) && !EquationAblation.same($0, .protocol, ablationCase)
+        }
+        var tasks = [cases[2]]
+        for a in steps { var q = ablationCase; q.model = a; q.jobs = 1; tasks.append(q) }
+        tasks += [cases[1], cases[0]].map { p -> EquationParameters in var q = p; q.jobs = 1; return q }
+        let all = tasks
+        let done = try ParallelRunner.map(all.indices.map { UInt64($0) }, jobs: jobs) {
+            try ThesisEquations.run(all[Int($0)])
+        }
+        let protocolTwo = done[0], stepResults = Array(done[1...steps.count])
+        let thesisTwo = done[steps.count + 1], caseOne = done[steps.count + 2]
+        let results = [caseOne, thesisTwo, protocolTwo]
+        for (i, p) in cases.enumerated() {
+            md += "## Case \(p.offline == 0 ? 1 : 2), --model \(p.model.modelName)\n\n" + EquationReport.markdown(results[i], p) + "\n"
+            let c = EquationReport.csv(results[i], p)
+            csv += i == 0 ? c : String(c.drop(while: { $0 != "\n" }).dropFirst())
+            json += EquationReport.jsonLines(results[i], p)
+        }
+        let known = [(EquationAssumptions.thesis, thesisTwo), (.protocol, protocolTwo)] + Array(zip(steps, stepResults))
+        let ablation = try EquationAblation.run(ablationCase, known: known)
+        let ablationMD = "# Equations 6.5–6.8: from the thesis's assumptions to the protocol (case 2)\n\n" + ablation.markdown
+        try writeFlat([("equations.md", md), ("equations.csv", csv), ("equations.json", json),
+                       ("equations-ablation.md", ablationMD), ("equations-ablation.csv", ablation.csv)], to: out)
+        return ("wrote \(out)/ (\(scenarios.count) scenarios, equations.{md,csv,json}, equations-ablation.{md,csv})\n")
+    }
+
+    /// The files `execute` writes next to the scenario folders.
+    static let flatFileNames = ["equations.md", "equations.csv", "equations.json"]
+
+    static func writeFlat(_ files: [(String, String)], to dir: String) throws {
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        for (name, text) in files {
+            try Data(text.utf8).write(to: URL(fileURLWithPath: dir).appendingPathComponent(name), options: .atomic)
+        }
+    }
+}

@@ -1,0 +1,119 @@
+import SimKernel
+import GrouperModel
+
+/// The binding of a scenario to the Grouper protocol model (GrouperModel):
+/// ScenarioSpec → `SystemConfig` + workload/churn/fault commands → run →
+/// metrics, checkers and fingerprint. This file and `GrouperDrivers.swift` are
+/// the only places that know both sides.
+///
+/// Numbering: scenario devices and servers are 1-based, GrouperModel's 0-based.
+public struct GrouperExecutor: RunExecutor {
+    /// `SystemConfig.compactState` of every run (off only in tests that compare both).
+    public var compactState: Bool
+    public init(compactState: Bool = true) { self.compactState = compactState }
+
+    /// The event kinds `--event-kinds` may name.
+    public static var eventKinds: [String] { GrouperEvent.traceKinds }
+
+    public func execute(_ run: ResolvedRun) throws -> RunOutcome {
+        let spec = run.spec
+        if spec.architecture == .central { return try CentralExecutor().execute(run) }
+        var config = Self.config(spec, seed: run.seed)
+        config.compactState = compactState
+        let system: GrouperSystem
+        do { system = try GrouperSystem(config: config) } catch {
+            throw RunFailure(runIndex: run.index, message: "the protocol model rejected the configuration: \(error)")
+        }
+        system.loggingEnabled = run.tracePath != nil
+        system.keepsTimingRecords = !config.compactState
+        system.timingsSince = SimTime.zero + spec.warmup
+        let events = try run.events.map { try EventTraceFile(request: $0) }
+        system.traceEvents(to: events?.sink)
+        let latency = LatencyRecorder()
+        GrouperDrivers.schedule(spec, on: system, streams: RandomStreams(rootSeed: run.seed), latency: latency)
+        var sampler = GrouperSeries(spec: spec, system: system)
+        // Counts cover [warm-up, duration): the snapshot comes before any event at the warm-up time.
+        let warmup = SimTime.zero + spec.warmup, end = SimTime.zero + spec.duration
+        if warmup > .zero { sampler.run(until: warmup - SimDuration(nanoseconds: 1), end: end, progress: run.onProgress) }
+        let atWarmup = system.counters, trafficAtWarmup = system.traffic, exposureAtWarmup = system.shareSecondsOnServers
+        let bytesAtWarmup = system.byteSecondsAtRest
+        latency.since = warmup
+        sampler.run(until: end, end: end, progress: run.onProgress)
+        if let first = system.internalFailures.first {
+            throw RunFailure(runIndex: run.index, message: "internal error (a bug in the model, not bad input): \(first)"
+                             + (system.internalFailures.count > 1 ? " (and \(system.internalFailures.count - 1) more)" : ""))
+        }
+        let report = system.check()
+        if let path = run.tracePath {
+            try TraceFile.write(system.log.map(\.description).joined(separator: "\n") + "\n", to: path)
+        }
+        try events?.finish()
+        var metrics = GrouperMetrics(system: system, spec: spec, atWarmup: atWarmup, report: report, latency: latency,
+                                     trafficAtWarmup: trafficAtWarmup, exposureAtWarmup: exposureAtWarmup)
+        metrics.byteSecondsAtWarmup = bytesAtWarmup
+        let checkers = ScenarioSpec.checkers.map { name -> CheckerVerdict in
+            let found = report.findings(of: name)
+            let required = spec.require.contains(name)
+            let vacuous = report.nothingToCheck && ["convergence", "delivery"].contains(name) && found.isEmpty
+            return CheckerVerdict(name: name, kind: ScenarioSpec.livenessCheckers.contains(name) ? .liveness : .safety,
+                                  passed: !found.contains { $0.kind != .server } || !required,
+                                  detail: vacuous ? "nothing to check: no device wrote anything"
+                                      : found.prefix(5).map(\.message).joined(separator: "; ")
+                                      + (found.count > 5 ? "; … \(found.count - 5) more" : ""))
+        }
+        return RunOutcome(metrics: metrics.all, checkers: checkers,
+                          fingerprint: UInt64(system.fingerprint, radix: 16) ?? StableHash.fnv1a64(system.fingerprint),
+                          series: sampler.rows)
+    }
+
+    /// The protocol configuration of a scenario point.
+    static func config(_ spec: ScenarioSpec, seed: UInt64) -> SystemConfig {
+        let g = spec.group, p = spec.protocolSpec
+        var c = SystemConfig(devices: g.devices, servers: g.n, k: g.k, s: g.s, ttl: g.ttl,
+                             variant: p.variant, scheme: spec.sharing, seed: seed)
+        c.sweepPeriod = g.sweepPeriod
+        c.trackExposure = spec.metrics.contains { MetricCatalog.exposure.contains($0) }
+        if let m = g.members { c.members = m.map { $0 - 1 } }
+        for profile in [spec.profiles.device, spec.profiles.network, spec.profiles.server] { profile.apply(to: &c) }
+        switch p.confirm.mode {
+        case .periodic: c.confirm = ConfirmPolicy(period: p.confirm.period, onReconnect: p.confirm.onReconnect)
+        case .afterReceive:
+            c.confirm = ConfirmPolicy(period: nil, onReconnect: p.confirm.onReconnect)
+            c.asBuilt.confirmAfterReceiveOncePerTTL = true
+        case .never: c.confirm = ConfirmPolicy(period: nil, onReconnect: false)
+        }
+        if p.variant == .asBuilt && p.confirm.mode != .afterReceive { c.asBuilt.confirmAfterReceiveOncePerTTL = false }
+        switch p.receive.mode {
+        case .push: c.receive = ReceivePolicy(onPush: true, pullPeriod: nil, onReconnect: p.receive.onReconnect)
+        case .poll: c.receive = ReceivePolicy(onPush: false, pullPeriod: p.receive.pollPeriod, onReconnect: p.receive.onReconnect)
+        case .pushAndPoll: c.receive = ReceivePolicy(onPush: true, pullPeriod: p.receive.pollPeriod, onReconnect: p.receive.onReconnect)
+        }
+        c.unsent = UnsentRetryPolicy(onReconnect: true, period: p.unsentRetryPeriod)
+        if p.variant == .asBuilt { c.asBuilt.retryOnlyOnLaunch = p.unsentRetryPeriod == nil }
+        c.resendRetry = p.resendRetry
+        c.resendMulticastAfter = p.resendMulticastAfter
+        c.rebuild = p.rebuild
+        c.coalitions = spec.faults.compactMap { f -> Coalition? in
+            guard case .collude(let name) = f.kind else { return nil }
+            return Coalition(name: name, servers: (1...g.n).filter { f.servers.contains($0) }.map { $0 - 1 })
+        }
+        return c
+    }
+
+    static func nanos(_ seconds: Double) -> Int64 { ProfileCatalog.Field.roundedNanos(seconds) }
+}
+
+/// Which executor `grouper-sim run` uses.
+public enum Engine: String, CaseIterable, Sendable {
+    /// The real protocol model.
+    case grouper
+    /// `SyntheticExecutor`: a deterministic stand-in for testing the pipeline.
+    case synthetic
+
+    public var executor: any RunExecutor {
+        switch self {
+        case .grouper: return GrouperExecutor()
+        case .synthetic: return SyntheticExecutor()
+        }
+    }
+}

@@ -1,0 +1,35 @@
+import Scenarios
+extension GrouperCLI {
+    /// Benchmarks by name; each lives in its own file under Bench/.
+    static var benchmarks: [(name: String, summary: String, run: @Sendable ([String], CLIOutput) throws -> ExitCode)] {
+        [
+            ("kernel", "hold-model event rate: --pending N --events M --seed S [--json]", KernelBench.main),
+            ("sharing", "split/join throughput of gf256 and csss257 (docs/performance.md)", SharingBench.run),
+            ("codec", "encode/decode rate of Grouper messages (docs/performance.md)", CodecBench.run),
+            ("protocol", "one whole Grouper run of N devices: wall time, events/s (docs/performance.md)", ProtocolBench.run),
+        ]
+    }
+
+    static var benchCommand: CLICommand {
+        CLICommand(
+            name: "bench",
+            summary: "Measure kernel, sharing and message codec speed (see docs/performance.md)",
+            help: """
+            USAGE: grouper-sim bench <name> [options]
+
+            BENCHMARKS:
+            \(benchmarks.map { "  \($0.name)  \($0.summary)" }.joined(separator: "\n"))
+
+            """,
+            run: { args, io in
+                guard let name = args.first else {
+                    throw CLIError("bench: which benchmark? one of: \(benchmarks.map(\.name).joined(separator: ", "))")
+                }
+                guard let b = benchmarks.first(where: { $0.name == name }) else {
+                    throw CLIError("bench: unknown benchmark '\(name)'\(didYouMean(name, among: benchmarks.map(\.name)))"
+                                   + "; one of: \(benchmarks.map(\.name).joined(separator: ", "))")
+                }
+                return try b.run(Array(args.dropFirst()), io)
+            })
+    }
+}

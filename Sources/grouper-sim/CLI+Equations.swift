@@ -1,0 +1,109 @@
+import Scenarios
+import Foundation
+import SimKernel
+import GrouperModel
+
+/// Options of `grouper-sim equations` (thesis 6.1–6.8).
+public struct EquationsOptions: Sendable {
+    public var parameters = EquationParameters()
+    public var json = false
+    public var ablation = false
+    static let known = ["--D", "--T", "--U", "--C", "--F", "--L", "--replications", "--variant", "--seed", "--json",
+                        "--model", "--ablation", "--jobs"]
+
+    public static func parse(_ args: [String]) throws -> EquationsOptions {
+        var l = ArgumentList(args, command: "equations")
+        var o = EquationsOptions()
+        o.json = l.flag("--json")
+        o.ablation = l.flag("--ablation")
+        if let d = try l.int("--D", in: 1...200) { o.parameters.devices = d }
+        if let t = try duration(&l, "--T") { o.parameters.ttl = t }
+        if let u = try l.int("--U", in: 0...10_000) { o.parameters.updatesPerDevice = u }
+        if let c = try l.int("--C", in: 0...100) { o.parameters.confirms = c }
+        if let raw = try l.option("--F") {
+            guard let f = Double(raw), f.isFinite, f >= 0, f < Double(o.parameters.devices) else {
+                throw CLIError("equations: --F must be a number in [0, D) = [0, \(o.parameters.devices)), got '\(raw)'")
+            }
+            o.parameters.offline = f
+        }
+        if let lt = try duration(&l, "--L") { o.parameters.offlineTime = lt }
+        if let r = try l.int("--replications", in: 1...1000) { o.parameters.replications = r }
+        if let s = try l.uint64("--seed") { o.parameters.seed = s }
+        o.parameters.jobs = try l.int("--jobs", in: 1...1024) ?? ProcessInfo.processInfo.activeProcessorCount
+        if let m = try l.option("--model") {
+            switch m {
+            case "thesis": o.parameters.model = .thesis
+            case "protocol": o.parameters.model = .protocol
+            default: throw CLIError("equations: --model must be thesis or protocol, got '\(m)'")
+            }
+        }
+        if let v = try l.option("--variant") {
+            guard let variant = ProtocolVariant(rawValue: v) else {
+                throw CLIError("equations: --variant must be one of \(ProtocolVariant.allCases.map(\.rawValue).joined(separator: ", ")), got '\(v)'")
+            }
+            o.parameters.variant = variant
+        }
+        try l.finish(known: known)
+        return o
+    }
+
+    /// A positive duration between 1 s and 365 d (`"1d"`, `"6h"`).
+    static func duration(_ l: inout ArgumentList, _ name: String) throws -> SimDuration? {
+        guard let raw = try l.option(name) else { return nil }
+        guard let d = try? SimDuration(parsing: raw), d >= .seconds(Int64(1)), d <= .seconds(Int64(365 * 86_400)) else {
+            throw CLIError("equations: \(name) must be a duration in 1s...365d (e.g. 1d, 6h), got '\(raw)'")
+        }
+        return d
+    }
+}
+
+extension GrouperCLI {
+    static var thesisEquationsCommand: CLICommand {
+        CLICommand(name: "equations", summary: "Compare the thesis message-count equations 6.1–6.8 with simulated counts",
+                   help: """
+            USAGE: grouper-sim equations [--model thesis|protocol] [--ablation] [--D N] [--T DUR]
+                                         [--U N] [--C N] [--F X] [--L DUR] [--replications R]
+                                         [--variant V] [--seed S] [--jobs J] [--json]
+
+            For each of equations 6.1–6.8: the thesis's closed form, the refined closed form for
+            the simulated model, and the simulated steady-state count per TTL (mean and 95% CI
+            from batch means over many TTL windows after a warm-up of max(2T, 5L); replications
+            are added four at a time until every CI half-width is ≤ 5% of its mean or R is
+            reached). --model protocol (default) simulates the protocol, F the time-average
+            number of offline devices; --model thesis makes the thesis's assumptions real, F
+            offline periods of length L per TTL. --ablation switches them one at a time.
+            Defaults: D=10, T=1d, U=100 (U_i per device per TTL), C=1, F=0, L=1d, R=40,
+            variant thesis, J = number of cores. See docs/equations.md.
+
+            OPTIONS:
+              --model M        protocol (default) or thesis
+              --ablation       one table: thesis model → each assumption switched → protocol
+              --D N            devices, 1...200
+              --T DUR          TTL, 1s...365d
+              --U N            normal messages per device per TTL, 0...10000
+              --C N            confirms per device per TTL, 0...100
+              --F X            offline devices (see --model), 0 ≤ X < D
+              --L DUR          (mean) offline time, 1s...365d
+              --replications R cap on replications, 1...1000
+              --variant V      thesis, as-built, basic-multicast, no-recovery
+              --jobs J         threads for replications (output does not depend on it)
+              --json           one JSON object per equation per line
+
+            """,
+                   run: { args, io in
+            let o = try EquationsOptions.parse(args)
+            do {
+                if o.ablation {
+                    let a = try EquationAblation.run(o.parameters)
+                    io.out(o.json ? a.csv : a.markdown)
+                    return .ok
+                }
+                let r = try ThesisEquations.run(o.parameters)
+                io.out(o.json ? EquationReport.jsonLines(r, o.parameters) : EquationReport.markdown(r, o.parameters))
+            } catch let e as UnrealisableParameters {
+                throw CLIError(e.description)
+            }
+            return .ok
+        })
+    }
+}

@@ -1,0 +1,294 @@
+import Scenarios
+import Foundation
+
+/// Options of `grouper-sim run`.
+public struct RunOptions: Sendable {
+    public var files: [String] = []
+    public var seed: UInt64?
+    public var replications: Int?
+    public var jobs = 1
+    public var out: String?
+    public var trace: String?
+    /// `--events FILE` and `--event-kinds K,…`.
+    public var events: EventTraceRequest?
+    public var shard: (index: Int, count: Int)?
+    public var point: Int?
+    public var replication: Int?
+    public var engine = Engine.grouper
+    /// `--progress auto|always|never`.
+    public var progress = ProgressMode.auto
+    /// `--precision X`: replications per point until the 95% interval is within ±X of the mean.
+    public var precision: Double?
+    /// `--resume DIR`: continue the unfinished run whose results go to DIR.
+    public var resume: String?
+    /// `--add-replications R DIR`: extend the finished result DIR by R replications per point.
+    public var addReplications: Int?
+    public init() {}
+
+    static let known = ["--seed", "--replications", "--jobs", "--out", "--trace", "--events", "--event-kinds", "--shard", "--point",
+                        "--replication", "--engine", "--progress", "--precision", "--resume", "--add-replications"]
+
+    public static func parse(_ args: [String]) throws -> RunOptions {
+        var l = ArgumentList(args, command: "run")
+        var o = RunOptions()
+        o.seed = try l.uint64("--seed")
+        o.replications = try l.int("--replications", in: 1...100_000)
+        o.jobs = try l.int("--jobs", in: 1...1024) ?? ProcessInfo.processInfo.activeProcessorCount
+        o.out = try l.option("--out")
+        o.trace = try l.option("--trace")
+        o.events = try parseEvents(path: l.option("--events"), kinds: l.option("--event-kinds"))
+        if let s = try l.option("--shard") {
+            let parts = s.split(separator: "/").map { Int($0) }
+            guard parts.count == 2, let i = parts[0], let n = parts[1], n >= 1, (1...n).contains(i) else {
+                throw CLIError("run: --shard must be i/N with 1 ≤ i ≤ N (e.g. 2/8), got '\(s)'")
+            }
+            o.shard = (i, n)
+        }
+        o.point = try l.int("--point", in: 0...10_000_000)
+        o.replication = try l.int("--replication", in: 0...10_000_000)
+        if let e = try l.option("--engine") {
+            guard let engine = Engine(rawValue: e) else {
+                throw CLIError("run: --engine must be one of \(Engine.allCases.map(\.rawValue).joined(separator: ", ")), got '\(e)'")
+            }
+            o.engine = engine
+        }
+        if let p = try l.option("--progress") {
+            guard let mode = ProgressMode(rawValue: p) else {
+                throw CLIError("run: --progress must be one of \(ProgressMode.allCases.map(\.rawValue).joined(separator: ", ")), got '\(p)'")
+            }
+            o.progress = mode
+        }
+        try parseIncremental(&l, &o)
+        o.files = l.positionals()
+        try l.finish(known: known)
+        if o.resume != nil || o.addReplications != nil { return try checkIncremental(o) }
+        guard !o.files.isEmpty else { throw CLIError("run: which scenario? give one or more FILEs (or a built-in name from `grouper-sim list`)") }
+        if o.shard != nil && (o.point != nil || o.replication != nil) {
+            throw CLIError("run: --shard selects a slice of the sweep; --point/--replication select one run; use one or the other")
+        }
+        if o.precision != nil && o.replications != nil {
+            throw CLIError("run: --precision decides the replications per point and --replications fixes them; give one or the other")
+        }
+        if (o.point == nil) != (o.replication == nil) { throw CLIError("run: --point and --replication go together (they name one run)") }
+        if o.point != nil && o.out != nil {
+            throw CLIError("run: --out has no effect with --point/--replication (one run prints its metrics and writes no result files); drop --out, or drop --point to write results")
+        }
+        if o.events != nil && o.engine != .grouper {
+            throw CLIError("run: --events traces the protocol model's events; the \(o.engine.rawValue) engine has none (drop --engine)")
+        }
+        return o
+    }
+
+    /// `--events FILE` with an optional `--event-kinds` list of `GrouperEvent.traceKinds`.
+    static func parseEvents(path: String?, kinds: String?) throws -> EventTraceRequest? {
+        guard let path else {
+            if kinds != nil { throw CLIError("run: --event-kinds filters the --events trace; give --events FILE too") }
+            return nil
+        }
+        guard !path.isEmpty else { throw CLIError("run: --events needs a file name") }
+        guard let kinds else { return EventTraceRequest(path: path) }
+        let list = kinds.split(separator: ",", omittingEmptySubsequences: false).map { String($0) }
+        let allowed = GrouperExecutor.eventKinds
+        for k in list where !allowed.contains(k) {
+            throw CLIError("run: --event-kinds: unknown kind '\(k)'\(didYouMean(k, among: allowed)); allowed: \(allowed.joined(separator: ", "))")
+        }
+        return EventTraceRequest(path: path, kinds: list)
+    }
+}
+
+extension GrouperCLI {
+    static var runCommand: CLICommand {
+        CLICommand(name: "run", summary: "Run scenario files and write tables, plots and a manifest",
+                   help: """
+            USAGE: grouper-sim run FILE… [--seed S] [--replications R] [--jobs J] [--out DIR]
+                                  [--trace FILE] [--events FILE [--event-kinds K,…]]
+                                  [--shard i/N] [--point P --replication R]
+                                  [--engine grouper|synthetic] [--progress auto|always|never]
+                                  [--precision X]
+                   grouper-sim run [FILE] --resume DIR
+                   grouper-sim run [FILE] --add-replications R DIR
+
+            Runs every sweep point × replication of each scenario (docs/scenarios.md) and writes
+            runs.csv, summary.csv, summary.md, plot-*.svg (and, with "series", series.csv and
+            plot-series-*.svg) and manifest.json to results/<name>/
+            (with --out DIR: into DIR for one file, DIR/<name>/ for several). A FILE that does not
+            exist may name a built-in scenario (`grouper-sim list`), e.g. thesis-fig6-1.
+
+            OPTIONS:
+              --seed S           replace the scenario's seed (run seeds derive from it)
+              --replications R   replace the scenario's replication count
+              --precision X      replications per point in batches until each metric's 95%
+                                 interval is within ±X of its mean (0 < X < 1; see the
+                                 scenario's "precision" block); not with --replications
+              --resume DIR       continue the unfinished run into DIR from the runs kept in
+                                 DIR.partial/ (FILE only needed if it is not a built-in)
+              --add-replications R DIR
+                                 extend the finished result DIR by R replications per point,
+                                 reusing its runs; both equal one run with the final count
+              --jobs J           run up to J runs at once on local cores (default: all cores);
+                                 the output is identical for every J
+              --out DIR          output folder (see above); replaced only when absent, empty or a
+                                 previous grouper-sim result, else exit 2 with nothing touched
+              --trace FILE       write the protocol log (one line per protocol step) of the
+                                 one selected run to FILE
+              --events FILE      write every simulation event of the one selected run to FILE
+                                 as JSON Lines (t, time, seq, component, kind, fields)
+              --event-kinds K,…  keep only these kinds in --events: request, sweep,
+                                 server-command, response, timeout, push, timer, command,
+                                 upload-ready, round-processed
+              --shard i/N        run only the i-th of N slices (1 ≤ i ≤ N); writes shard.json to
+                                 --out DIR or results/<name>.shard-i-of-N; combine with `merge`
+              --point P --replication R
+                                 run one run (as printed when a checker fails); prints its
+                                 metrics, writes no result files
+              --engine E         grouper (the protocol model, default) or synthetic (a
+                                 deterministic stand-in for testing the pipeline)
+
+              --progress P       auto (default): a bar on a terminal, else a progress line at the
+                                 start, every 10 s and at the end (logs, Slurm); always: the
+                                 bar even without a terminal; never: no progress
+
+            Results go to stdout, progress to stderr.
+            EXIT CODES: 0 ok, 1 a checker failed (the replay command is printed), 2 bad input.
+
+            """,
+                   run: { args, io in
+            try RunCommand.execute(RunOptions.parse(args), io: io)
+        })
+    }
+}
+
+/// The body of `grouper-sim run`, callable from tests with any executor.
+public enum RunCommand {
+    public static func execute(_ o: RunOptions, executor: (any RunExecutor)? = nil, io: CLIOutput,
+                               terminal: Bool = isatty(2) != 0) throws -> ExitCode {
+        if o.resume != nil || o.addReplications != nil { return try continueRun(o, executor: executor, io: io, terminal: terminal) }
+        guard let scenarios = loadAll(o.files, io: io) else { return .badInput }
+        let loaded = scenarios.map { $0.overriding(seed: o.seed, replications: o.replications, precision: o.precision) }
+        let names = loaded.map(\.base.name)
+        if let dup = names.enumerated().first(where: { names[..<$0.offset].contains($0.element) }) {
+            throw CLIError("run: two scenarios are named '\(dup.element)'; their results would share a folder")
+        }
+        let exec = executor ?? o.engine.executor
+        try checkDestinations(loaded, o)
+        var failed = false
+        for scenario in loaded {
+            if o.point == nil && o.shard == nil {
+                let folder = FolderRun(scenario: scenario, destination: outputFolder(scenario, o, multiple: loaded.count > 1),
+                                       engine: o.engine, executor: exec)
+                let records = try runIntoFolder(folder, o, io: io, terminal: terminal)
+                failed = report(failures: records, scenario: scenario, o, io: io) || failed
+                continue
+            }
+            let plan = RunPlan(scenario, tracePath: o.trace, events: o.events)
+            let runs = try select(plan, o)
+            for (option, given) in [("--trace", o.trace != nil), ("--events", o.events != nil)] where given && runs.count != 1 {
+                throw CLIError("run: \(option) needs exactly one run, \(scenario.base.name) has \(runs.count); add --point P --replication R")
+            }
+            let bar = ProgressBar(label: scenario.base.name, style: ProgressBar.style(o.progress, terminal: terminal), io: io)
+            bar.begin(runs.count)
+            let records: [RunRecord]
+            do {
+                if let (i, n) = o.shard, scenario.base.precision != nil {
+                    records = try PrecisionShard.records(plan, shard: i, of: n, session: RunSession(executor: exec, jobs: o.jobs))
+                } else {
+                    records = try ParallelRunner.execute(runs, executor: exec, jobs: o.jobs, progress: bar.update,
+                                                         partial: bar.enabled ? bar.updatePartial : nil)
+                }
+            } catch {
+                bar.finish()
+                throw CLIError("run: \(scenario.base.name): \(error)", exitCode: error is RunFailure ? .internalError : .badInput)
+            }
+            bar.finish()
+            try write(scenario, records, o, io: io, multiple: loaded.count > 1)
+            failed = report(failures: records, scenario: scenario, o, io: io) || failed
+        }
+        return failed ? .checkerFailed : .ok
+    }
+
+    /// Loads every file (or built-in name); prints all issues of all files and returns nil if any.
+    static func loadAll(_ files: [String], io: CLIOutput) -> [LoadedScenario]? {
+        var out: [LoadedScenario] = [], issues: [ScenarioIssue] = []
+        for f in files {
+            do {
+                out.append(try ScenarioLoader.load(BuiltinScenarios.resolve(f)))
+            } catch { issues += error.issues }
+        }
+        guard issues.isEmpty else {
+            for i in issues { io.err("error: \(i)\n") }
+            io.err("\(issues.count) problem(s) found; nothing was run or written. See docs/scenarios.md.\n")
+            return nil
+        }
+        for w in out.flatMap(\.warnings) { io.err("warning: \(w)\n") }
+        return out
+    }
+
+    /// Every output path is checked before any run starts (docs/cli.md, output safety):
+    /// trace files, and each result folder.
+    static func checkDestinations(_ loaded: [LoadedScenario], _ o: RunOptions) throws {
+        do {
+            if let t = o.trace { _ = try OutputSafety.checkFile(t, option: "--trace") }
+            if let e = o.events { _ = try OutputSafety.checkFile(e.path, option: "--events") }
+            guard o.point == nil else { return }
+            for s in loaded { _ = try OutputSafety.checkFolder(outputFolder(s, o, multiple: loaded.count > 1), option: "--out") }
+        } catch let e as OutputDirectory.WriteError { throw CLIError("run: \(e.description)") }
+        if o.shard == nil { for s in loaded { try checkNoPartial(outputFolder(s, o, multiple: loaded.count > 1)) } }
+    }
+
+    static func select(_ plan: RunPlan, _ o: RunOptions) throws -> [ResolvedRun] {
+        if let (i, n) = o.shard { return plan.shard(i, of: n) }
+        guard let p = o.point, let r = o.replication else { return plan.runs }
+        let reps = plan.scenario.base.replications, points = plan.scenario.points.count
+        guard p < points else { throw CLIError("run: --point must be in 0...\(points - 1) for \(plan.scenario.base.name), got \(p)") }
+        guard r < reps else {
+            throw CLIError("run: --replication must be in 0...\(reps - 1) for \(plan.scenario.base.name), got \(r) "
+                + "(to replay a later replication, add --replications \(r + 1))")
+        }
+        return [plan.runs[p * reps + r]]
+    }
+
+    static func outputFolder(_ s: LoadedScenario, _ o: RunOptions, multiple: Bool) -> String {
+        let name = s.base.name
+        if let (i, n) = o.shard {
+            return o.out.map { multiple ? "\($0)/\(name)" : $0 } ?? "results/\(name).shard-\(i)-of-\(n)"
+        }
+        return o.out.map { multiple ? "\($0)/\(name)" : $0 } ?? "results/\(name)"
+    }
+
+    static func write(_ s: LoadedScenario, _ records: [RunRecord], _ o: RunOptions, io: CLIOutput, multiple: Bool) throws {
+        let dir = outputFolder(s, o, multiple: multiple)
+        if o.point != nil {
+            for r in records {
+                io.out("\(s.base.name) run \(r.index) (point \(r.point), replication \(r.replication), seed \(r.seed)) fingerprint \(NumberFormat.hex(r.fingerprint))\n")
+                for (name, v) in zip(s.base.metrics, r.metrics) { io.out("  \(name) = \(NumberFormat.fixed(v)) \(ResultSet.unit(name))\n") }
+            }
+            return
+        }
+        do {
+            if let (i, n) = o.shard {
+                let shard = ShardFile(shard: i, of: n, source: s.source, seed: o.seed, replications: o.replications, records: records,
+                                      engine: o.engine, precision: o.precision)
+                try OutputDirectory.write([(ShardFile.fileName, shard.render())], to: dir)
+                io.out("wrote \(dir)/\(ShardFile.fileName) (shard \(i) of \(n): \(records.count) runs)\n")
+                return
+            }
+            let result = ResultSet(scenario: s, records: records, engine: o.engine)
+            try OutputDirectory.write(result.files, to: dir)
+            io.out(result.summaryMarkdown + "\nwrote \(dir)/ (\(records.count) runs, fingerprint \(NumberFormat.hex(result.fingerprint)))\n")
+        } catch let e as OutputDirectory.WriteError { throw CLIError("run: \(e.description)") }
+    }
+
+    /// Prints each failed checker and the command that replays its run; true if any failed.
+    static func report(failures records: [RunRecord], scenario: LoadedScenario, _ o: RunOptions, io: CLIOutput) -> Bool {
+        let failed = records.filter { !$0.failedCheckers.isEmpty }
+        for r in failed {
+            for c in r.failedCheckers {
+                io.err("checker failed: \(scenario.base.name) run \(r.index) (point \(r.point), replication \(r.replication), seed \(r.seed)): \(c.name) (\(c.kind.rawValue)): \(c.detail)\n")
+            }
+            let engine = o.engine == .grouper ? "" : " --engine \(o.engine.rawValue)"
+            let reps = o.replications.map { " --replications \($0)" } ?? ""
+            io.err("replay: grouper-sim run \(scenario.source.label.hasPrefix("builtin:") ? String(scenario.source.label.dropFirst(8)) : scenario.source.label) --seed \(scenario.base.seed)\(reps) --point \(r.point) --replication \(r.replication)\(engine)\n")
+        }
+        return !failed.isEmpty
+    }
+}

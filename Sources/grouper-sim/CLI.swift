@@ -1,0 +1,100 @@
+import Scenarios
+import Foundation
+
+/// Exit codes of `grouper-sim` (documented in README.md).
+public enum ExitCode: Int32, Sendable {
+    case ok = 0
+    /// A checker found a protocol failure.
+    case checkerFailed = 1
+    /// Bad input: arguments, scenario files.
+    case badInput = 2
+    /// A failure of the tool itself (a bug, never the input): an executor that broke.
+    case internalError = 3
+}
+
+/// A user-facing error: the message says what was wrong and what is allowed.
+public struct CLIError: Error, CustomStringConvertible, Sendable {
+    public var message: String
+    public var exitCode: ExitCode
+    public init(_ message: String, exitCode: ExitCode = .badInput) {
+        self.message = message; self.exitCode = exitCode
+    }
+    public var description: String { message }
+}
+
+/// Where a command writes: stdout for results, stderr for progress and errors.
+public struct CLIOutput: Sendable {
+    public var out: @Sendable (String) -> Void
+    public var err: @Sendable (String) -> Void
+    public init(out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void) {
+        self.out = out; self.err = err
+    }
+    /// The process's own stdout/stderr.
+    public static let standard = CLIOutput(
+        out: { FileHandle.standardOutput.write(Data(($0).utf8)) },
+        err: { FileHandle.standardError.write(Data(($0).utf8)) })
+}
+
+/// One subcommand: its name, one-line summary, help text and body.
+public struct CLICommand: Sendable {
+    public var name: String
+    public var summary: String
+    public var help: String
+    public var run: @Sendable (_ args: [String], _ io: CLIOutput) throws -> ExitCode
+}
+
+/// The `grouper-sim` command line. The executable only calls `GrouperCLI.main`.
+public enum GrouperCLI {
+    public static let version = Tool.version
+
+    /// All subcommands, in the order `--help` lists them.
+    public static var commands: [CLICommand] {
+        [runCommand, validateCommand, listCommand, mergeCommand, reproduceCommand, thesisEquationsCommand, benchCommand]
+    }
+
+    public static var usage: String {
+        var s = """
+        grouper-sim \(version) — deterministic discrete-event simulator of Grouper
+        (Shamir-shared messages over self-destructing untrusted servers, with recovery).
+
+        USAGE: grouper-sim <command> [options]
+
+        COMMANDS:
+
+        """
+        for c in commands { s += "  " + c.name.padding(toLength: 12, withPad: " ", startingAt: 0) + c.summary + "\n" }
+        s += """
+
+        Run `grouper-sim <command> --help` for a command's options.
+        EXIT CODES: 0 ok, 1 a checker failed, 2 bad input.
+
+        """
+        return s
+    }
+
+    /// Runs the CLI on `arguments` (without the program name) and returns the exit code.
+    public static func main(arguments: [String], io: CLIOutput = .standard) -> Int32 {
+        guard let first = arguments.first else { io.err(usage); return ExitCode.badInput.rawValue }
+        if first == "--help" || first == "-h" || first == "help" { io.out(usage); return 0 }
+        if first == "--version" { io.out("grouper-sim \(version)\n"); return 0 }
+        guard let command = commands.first(where: { $0.name == first }) else {
+            io.err("error: unknown command '\(first)'\(didYouMean(first, among: commands.map(\.name)))\n"
+                   + "Run `grouper-sim --help` for the list of commands.\n")
+            return ExitCode.badInput.rawValue
+        }
+        let rest = Array(arguments.dropFirst())
+        if rest.contains("--help") || rest.contains("-h") { io.out(command.help); return 0 }
+        do {
+            return try command.run(rest, io).rawValue
+        } catch let e as CLIError {
+            io.err("error: \(e.message)\n")
+            return e.exitCode.rawValue
+        } catch let e as RunFailure {
+            io.err("error: \(e)\n")
+            return ExitCode.internalError.rawValue
+        } catch {
+            io.err("error: \(error)\n")
+            return ExitCode.badInput.rawValue
+        }
+    }
+}
