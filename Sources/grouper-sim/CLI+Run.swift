@@ -23,6 +23,8 @@ public struct RunOptions: Sendable {
     public var resume: String?
     /// `--add-replications R DIR`: extend the finished result DIR by R replications per point.
     public var addReplications: Int?
+    /// Whether `--engine` was given (`--resume` takes the engine from the run it continues).
+    public var engineGiven = false
     public init() {}
 
     static let known = ["--seed", "--replications", "--jobs", "--out", "--trace", "--events", "--event-kinds", "--shard", "--point",
@@ -51,6 +53,7 @@ public struct RunOptions: Sendable {
                 throw CLIError("run: --engine must be one of \(Engine.allCases.map(\.rawValue).joined(separator: ", ")), got '\(e)'")
             }
             o.engine = engine
+            o.engineGiven = true
         }
         if let p = try l.option("--progress") {
             guard let mode = ProgressMode(rawValue: p) else {
@@ -286,7 +289,7 @@ public enum RunCommand {
                 io.err("checker failed: \(scenario.base.name) run \(r.index) (point \(r.point), replication \(r.replication), seed \(r.seed)): \(c.name) (\(c.kind.rawValue)): \(c.detail)\n")
             }
             let engine = o.engine == .grouper ? "" : " --engine \(o.engine.rawValue)"
-            let reps = o.replications.map { " --replications \($0)" } ?? ""
+            let reps = (o.replications.map { " --replications \($0)" } ?? "") + (o.precision.map { " --precision \($0)" } ?? "")
             io.err("replay: grouper-sim run \(scenario.source.label.hasPrefix("builtin:") ? String(scenario.source.label.dropFirst(8)) : scenario.source.label) --seed \(scenario.base.seed)\(reps) --point \(r.point) --replication \(r.replication)\(engine)\n")
         }
         return !failed.isEmpty

@@ -38,7 +38,12 @@ extension RunCommand {
             throw CLIError("run: \(error)")
         }
         let records = try runIntoFolder(folder, o, io: io, terminal: terminal)
-        return report(failures: records, scenario: folder.scenario, o, io: io) ? .checkerFailed : .ok
+        // The replay lines name the options the runs used.
+        var used = o
+        used.engine = folder.engine
+        used.precision = folder.scenario.base.precision?.relativeCI95
+        used.replications = folder.scenario.base.precision == nil ? folder.scenario.base.replications : nil
+        return report(failures: records, scenario: folder.scenario, used, io: io) ? .checkerFailed : .ok
     }
 
     /// The scenario of an unfinished run, with the overrides it was started with.

@@ -145,6 +145,7 @@ import Testing
             ["--resume", "x", "--add-replications", "2"], ["--add-replications", "2", "x", "--precision", "0.1"],
             ["--add-replications", "2", "x", "--shard", "1/2"], ["--resume", "x", "--point", "0", "--replication", "0"],
             ["--add-replications", "0", "x"], ["--add-replications", "2", "p"], ["--resume", ""],
+            ["--resume", "x", "--engine", "synthetic"],
         ]
         for c in cases {
             let r = try cli(["run", file.path] + c, in: dir)

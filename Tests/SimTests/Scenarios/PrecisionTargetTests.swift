@@ -25,8 +25,9 @@ import Testing
     }
     """
 
-    func run(_ text: String, jobs: Int, extra: (inout RunOptions) -> Void = { _ in }) throws -> [String: Data] {
-        let dir = ScenarioFixtures.tempDir("precision-\(jobs)-\(text.count)")
+    /// Runs `text` in process into a fresh folder named by `tag` (tests run in parallel).
+    func run(_ text: String, jobs: Int, tag: String, extra: (inout RunOptions) -> Void = { _ in }) throws -> [String: Data] {
+        let dir = ScenarioFixtures.tempDir("precision-\(tag)")
         let file = dir.appendingPathComponent("p.json")
         try Data(text.utf8).write(to: file)
         var o = RunOptions()
@@ -50,7 +51,7 @@ import Testing
         #expect(SampleSummary(values, range: .nonNegative).meets(relative: 0.05))
         #expect(perPoint[0].map(\.replication) == Array(0..<20))
 
-        let files = try run(Self.text, jobs: 1)
+        let files = try run(Self.text, jobs: 1, tag: "stops")
         let csv = String(decoding: files["summary.csv"]!, as: UTF8.self).split(separator: "\n")
         #expect(csv[0].hasSuffix(",ci95_method,replications,relative_ci95,target_met"))
         #expect(csv[1].hasPrefix("0,1,messages_uploaded,messages,20,") && csv[1].hasSuffix(",20,0.048017,yes"), "\(csv[1])")
@@ -68,8 +69,8 @@ import Testing
     }
 
     @Test func theOutputIsTheSameForEveryJobsAndForShardsMerged() throws {
-        let one = try run(Self.text, jobs: 1)
-        #expect(try run(Self.text, jobs: 3) == one)
+        let one = try run(Self.text, jobs: 1, tag: "jobs1")
+        #expect(try run(Self.text, jobs: 3, tag: "jobs3") == one)
         let dir = ScenarioFixtures.tempDir("precision-shards")
         let file = dir.appendingPathComponent("p.json")
         try Data(Self.text.utf8).write(to: file)
@@ -92,12 +93,12 @@ import Testing
 
     /// `--precision` sets the target of the scenario's block, or of all its metrics.
     @Test func theCommandLineTargetOverridesOrAddsTheBlock() throws {
-        let loose = try run(Self.text, jobs: 2) { $0.precision = 0.5 }
+        let loose = try run(Self.text, jobs: 2, tag: "loose") { $0.precision = 0.5 }
         let md = String(decoding: loose["summary.md"]!, as: UTF8.self)
         #expect(md.contains("| 0 | 1 | 5 | yes |"), "\(md)")
         let fixed = Self.text.replacingOccurrences(of: #""precision": {"metrics": ["messages_uploaded"], "relative_ci95": 0.05, "min_replications": 5, "max_replications": 40}"#,
                                                    with: #""replications": 2"#)
-        let all = try run(fixed, jobs: 2) { $0.precision = 0.2 }
+        let all = try run(fixed, jobs: 2, tag: "all") { $0.precision = 0.2 }
         let manifest = try JSONParser.parse(String(decoding: all["manifest.json"]!, as: UTF8.self))
         #expect(manifest["precision"]?["metrics"] == .array([.string("messages_uploaded"), .string("converged")]))
         #expect(manifest["precision"]?["max_replications"] == .number(500, text: "500"))
@@ -107,7 +108,7 @@ import Testing
         let back = try ScenarioLoader.load(ScenarioSource(label: "r.json", text: point))
         #expect(back.base.precision == PrecisionSpec(metrics: ["messages_uploaded", "converged"], relativeCI95: 0.2))
         // --replications replaces a target by a fixed count.
-        let plain = try run(Self.text, jobs: 2) { $0.replications = 3 }
+        let plain = try run(Self.text, jobs: 2, tag: "plain") { $0.replications = 3 }
         #expect(String(decoding: plain["runs.csv"]!, as: UTF8.self).split(separator: "\n").count == 7)
     }
 
