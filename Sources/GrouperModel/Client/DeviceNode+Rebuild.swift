@@ -56,6 +56,12 @@ extension DeviceNode {
         return -1
     }
 
+    /// The message in rebuilt bytes (nil if they do not decode): through the run's shared
+    /// cache of decoded messages, or decoded here when `compactState` is off.
+    func decode(_ secret: [UInt8], number: Int32) -> GrouperMessage? {
+        config.compactState ? world.decoded.decode(secret, number: number) : try? GrouperMessage.decode(secret)
+    }
+
     /// A rebuilt message that parsed but is not what any device sent: accepted corrupted content.
     func checkGenuine(_ m: GrouperMessage, _ sim: Simulation<GrouperEvent>) {
         // Re-encoded, so bytes that differ only in JSON layout are the same message.

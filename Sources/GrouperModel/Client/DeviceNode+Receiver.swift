@@ -9,6 +9,13 @@ struct PartialMessage: Sendable {
         shares = Array(repeating: nil, count: servers)
         shareIDs = Array(repeating: nil, count: servers)
     }
+
+    /// Keeps share `s` as server `j`'s (replacing an earlier one from that server).
+    mutating func add(_ s: ShareDownload, server j: Int) {
+        if shares[j] == nil { count += 1 }
+        shares[j] = s.share
+        shareIDs[j] = s.shareID
+    }
 }
 
 /// One `receiveWithCompletion`: list every server, get unseen shares, rebuild, handle.
@@ -50,12 +57,8 @@ extension DeviceNode {
         if case .reply(.shares(let ss)) = outcome {
             for s in ss {
                 seenShareIDs[j].insert(s.shareID)
-                var p = partial[s.messageID] ?? PartialMessage(servers: config.servers)
-                if p.shares[j] == nil { p.count += 1 }
                 touched.append(s.messageID)
-                p.shares[j] = s.share
-                p.shareIDs[j] = s.shareID
-                partial[s.messageID] = p
+                partial[s.messageID, default: PartialMessage(servers: config.servers)].add(s, server: j)
             }
         }
         serverDone(sim)
@@ -99,7 +102,7 @@ extension DeviceNode {
             }
             guard let secret = rebuildShares(mid, p, work: &work, sim) else { continue }
             bytes += secret.count
-            guard let m = try? GrouperMessage.decode(secret) else {
+            guard let m = decode(secret, number: number) else {
                 corrupt(mid, sim)
                 continue
             }
@@ -133,14 +136,45 @@ extension DeviceNode {
     }
 
     /// Thesis order: normal messages by (sender, sequence), then control by (send time, id).
-    /// As-built handles in an arbitrary (here: message id) order.
+    /// As-built handles in an arbitrary (here: message id) order. Sorts indices (stable, so
+    /// ties keep their rebuild order) rather than moving whole messages.
     func order(_ ms: [GrouperMessage]) -> [GrouperMessage] {
-        if config.variant == .asBuilt { return ms.sorted { $0.messageID < $1.messageID } }
-        return ms.sorted { a, b in
-            if a.type.isNormal != b.type.isNormal { return a.type.isNormal }
-            if a.type.isNormal { return (a.sender, a.sequence) < (b.sender, b.sequence) }
-            return (a.sendTime, a.messageID) < (b.sendTime, b.messageID)
+        guard ms.count > 1 else { return ms }
+        return Self.handlingOrder(ms, asBuilt: config.variant == .asBuilt).map { ms[$0] }
+    }
+
+    /// The permutation `order` applies: the indices of `ms`, stably sorted by integer keys —
+    /// normal (0, rank of sender, sequence), control (1, send time, rank of message id);
+    /// as-built (rank of message id) — where a rank is a string's place among the batch's
+    /// strings, so comparing ranks compares the strings.
+    static func handlingOrder(_ ms: [GrouperMessage], asBuilt: Bool) -> [Int] {
+        let normal = ms.map { !asBuilt && $0.type.isNormal }
+        let rank = denseRanks(ms.indices.map { normal[$0] ? ms[$0].sender : ms[$0].messageID })
+        var keys = ms.indices.map { i -> (Int64, Int64, Int64, Int) in
+            if asBuilt { return (0, rank[i], 0, i) }
+            return normal[i] ? (0, rank[i], Int64(ms[i].sequence), i) : (1, ms[i].sendTime, rank[i], i)
         }
+        keys.sort { $0 < $1 }
+        return keys.map(\.3)
+    }
+
+    /// For each string its rank among the distinct strings of `names` in string order.
+    static func denseRanks(_ names: [String]) -> [Int64] {
+        let byName = names.indices.sorted { names[$0] < names[$1] }
+        var rank = [Int64](repeating: 0, count: names.count), r: Int64 = -1
+        for (n, i) in byName.enumerated() {
+            if n == 0 || names[byName[n - 1]] != names[i] { r += 1 }
+            rank[i] = r
+        }
+        return rank
+    }
+
+    /// The thesis's handling order of two rebuilt messages (the reference `handlingOrder` keys
+    /// reproduce).
+    static func handledBefore(_ a: GrouperMessage, _ b: GrouperMessage) -> Bool {
+        if a.type.isNormal != b.type.isNormal { return a.type.isNormal }
+        if a.type.isNormal { return (a.sender, a.sequence) < (b.sender, b.sequence) }
+        return (a.sendTime, a.messageID) < (b.sendTime, b.messageID)
     }
 
     func roundProcessed(_ id: Int, _ sim: Simulation<GrouperEvent>) {

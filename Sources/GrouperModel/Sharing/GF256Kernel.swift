@@ -11,6 +11,8 @@ enum GF256Kernel {
     /// `out[0..<length] = Σ_j weights[j] · inputs[j][0..<length]`.
     static func weightedSum(_ inputs: UnsafeBufferPointer<UnsafePointer<UInt8>>, weights: UnsafeBufferPointer<UInt8>,
                             length: Int, into out: UnsafeMutablePointer<UInt8>) {
+        // k = 1 (every share is the secret): a copy, without the block machinery.
+        if inputs.count == 1 && weights[0] == 1 { out.update(from: inputs[0], count: length); return }
         withUnsafeTemporaryAllocation(of: UnsafePointer<UInt8>.self, capacity: 8 * max(inputs.count, 1)) { bitInputs in
             withUnsafeTemporaryAllocation(of: Int.self, capacity: 9) { starts in
                 // Inputs grouped by weight bit: bitInputs[starts[t]..<starts[t+1]] have bit t set.
@@ -43,9 +45,13 @@ enum GF256Kernel {
         var offset = start
         while offset + width <= length {
             var acc = V.zero
+            // Doubling zero is zero: start at the highest weight bit any input has (a weight
+            // of 1, as every k = 1 join and split uses, is then a plain copy).
             var t = 7
+            while t > 0 && starts[t] == starts[t + 1] { t -= 1 }
+            let top = t
             while t >= 0 {
-                if t < 7 { acc = acc.doubled }          // the first doubling would act on zero
+                if t < top { acc = acc.doubled }
                 var i = starts[t]
                 let end = starts[t + 1]
                 while i < end {

@@ -44,7 +44,7 @@ public final class GrouperSystem {
         var phases = sim.randomStream(for: "sweep-phases")
         for j in 0..<config.servers {
             let phase = SimDuration(nanoseconds: Int64(phases.nextDouble() * Double(config.sweepPeriod.nanoseconds)))
-            sim.schedule(.sweep, to: world.serverComponents[j], after: phase)
+            sim.schedule(.sweep, to: world.serverComponents[j], after: config.alignedSweeps ? .zero : phase)
         }
         let owner = world.deviceNodes[0]
         owner.createGroup(now: .zero)

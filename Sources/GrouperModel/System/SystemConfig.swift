@@ -93,6 +93,10 @@ public struct SystemConfig: Codable, Equatable, Sendable {
     public var ttl: SimDuration
     /// Period of each server's TTL sweep (default 60 s).
     public var sweepPeriod: SimDuration
+    /// Servers sweep at whole multiples of `sweepPeriod` instead of from a random phase each
+    /// (the equations' thesis model: a share is gone exactly T after it was saved whenever a
+    /// sweep falls on the moment that matters).
+    public var alignedSweeps = false
     public var variant: ProtocolVariant
     public var asBuilt: AsBuiltSwitches
     public var scheme: SharingSchemeKind

@@ -29,6 +29,8 @@ final class World {
     var counters: ProtocolCounters
     /// One shared copy of each message the devices hold.
     let registry = MessageRegistry()
+    /// Decoded rebuilt secrets, shared by the devices (speed only).
+    let decoded = DecodedMessageCache()
     var log: [ProtocolLogEntry] = []
     var logEnabled = true
     /// Every timing record while `keepTimings` (else only `timingStats`).

@@ -31,15 +31,20 @@ struct EquationSchedule: Sendable {
         let first = Int((-l / slot).rounded(.down)), last = Int((Double(end) / slot).rounded(.up))
         for m in first...last {
             let a = Double(m) * slot, b = a + l
-            guard b > 0, a < Double(end) else { continue }
             let dev = ((m % d) + d) % d
+            // The sync before a departure at or just after the end still falls in the last
+            // window: without it that window would miss what the pulls had not fetched yet.
+            let sync = a - guardTime / 2
+            if sync > 0 && sync < Double(end) { s.syncs.append((dev, Int64(sync))) }
+            guard b > 0, a < Double(end) else { continue }
             s.away.append(AwayPeriod(device: dev, start: Int64(max(a, 0)), end: Int64(min(b, Double(end)))))
-            if a - guardTime / 2 > 0 { s.syncs.append((dev, Int64(a - guardTime / 2))) }
         }
         let onlineFraction = 1 - p.offline * l / (t * Double(d))
         for dev in 0..<d {
             let mine = s.away.filter { $0.device == dev }
-            let phase = 0.05 + 0.9 * rng.nextDouble(), confirmPhase = 0.05 + 0.9 * rng.nextDouble()
+            // Uniform phases: the expected count in any stretch of online time is then exactly
+            // its length over the spacing, which the refined forms assume.
+            let phase = rng.nextDouble(), confirmPhase = rng.nextDouble()
             s.writes.append(onlineTimes(count: p.updatesPerDevice, onlineFraction: onlineFraction, phase: phase,
                                         away: mine, p, end: end, slot: slot, guardTime: guardTime))
             s.confirms.append(onlineTimes(count: p.confirms, onlineFraction: onlineFraction, phase: confirmPhase,

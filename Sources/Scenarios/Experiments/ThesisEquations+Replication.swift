@@ -18,6 +18,7 @@ extension ThesisEquations {
                              variant: p.variant, scheme: .gf256, seed: seed)
         c.initialMembers = p.devices
         c.sweepPeriod = sweepPeriod(p)
+        c.alignedSweeps = alignsSweeps(p)
         let period: SimDuration? = p.confirms > 0 ? .nanoseconds(p.ttl.nanoseconds / Int64(p.confirms)) : nil
         c.confirm = ConfirmPolicy(period: a.scheduledOffline && p.offline > 0 ? nil : period,
                                   onReconnect: p.offline > 0 && a.controlMessagesCounted)
@@ -31,8 +32,25 @@ extension ThesisEquations {
     /// Receivers pull every T/24 (no push rounds: a run is far cheaper; the refined forms
     /// account for the pull period).
     static func pullPeriod(_ p: EquationParameters) -> SimDuration { .nanoseconds(p.ttl.nanoseconds / 24) }
-    /// The servers' TTL sweep every T/144 (the refined forms account for it too).
-    static func sweepPeriod(_ p: EquationParameters) -> SimDuration { .nanoseconds(max(p.ttl.nanoseconds / 144, 1_000_000)) }
+    /// The servers' TTL sweep every T/144 (the refined forms account for it too). The thesis
+    /// schedule sweeps at multiples of the largest period ≤ T/144 that divides both T/F and L,
+    /// so a sweep falls on every departure and return: a returning device then finds exactly
+    /// what was saved in the last T, as the thesis's TTL has it.
+    static func sweepPeriod(_ p: EquationParameters) -> SimDuration {
+        let base = max(p.ttl.nanoseconds / 144, 1_000_000)
+        guard alignsSweeps(p) else { return .nanoseconds(base) }
+        let slot = Double(p.ttl.nanoseconds) / p.offline
+        guard slot == slot.rounded() else { return .nanoseconds(base) }
+        let g = gcd(Int64(slot), p.offlineTime.nanoseconds)
+        for n in ((g + base - 1) / base)...((g + base - 1) / base + 10_000) where g % n == 0 {
+            return g / n >= 1_000_000 ? .nanoseconds(g / n) : .nanoseconds(base)
+        }
+        return .nanoseconds(base)
+    }
+
+    static func alignsSweeps(_ p: EquationParameters) -> Bool { p.offline > 0 && p.model.scheduledOffline }
+
+    static func gcd(_ a: Int64, _ b: Int64) -> Int64 { b == 0 ? a : gcd(b, a % b) }
 
     static func schedule(_ p: EquationParameters, end: Int64, seed: UInt64) -> EquationSchedule {
         var rng = Xoshiro256StarStar(seed: RandomStreams(rootSeed: seed).childSeed(named: "equations/workload"))

@@ -93,17 +93,18 @@ public enum ThesisEquations {
     public static func evaluate(_ p: EquationParameters) throws -> [EquationRow] { try run(p).rows }
 
     /// Warm-up, batch length and measured windows per replication (in TTL windows).
+    /// The thesis model's schedule repeats every rotation cycle, so after a warm-up of whole
+    /// cycles one measured cycle is all a replication can tell (further cycles are copies);
+    /// replications differ in the phases of the writes, and each is one sample.
     static func plan(_ p: EquationParameters) -> (warmUp: Int, batch: Int, measured: Int) {
         guard p.offline > 0 else { return (2, 1, 4) }
         let lt = p.lOverT
-        var warmUp = Int(max(2, 5 * lt).rounded(.up))
-        var batch = max(1, Int(lt.rounded(.up)))
+        let warmUp = Int(max(2, 5 * lt).rounded(.up))
         if p.model.scheduledOffline, let cycle = rotationCycle(p) {
-            batch = cycle
-            warmUp = (warmUp + cycle - 1) / cycle * cycle
+            return ((warmUp + cycle - 1) / cycle * cycle, cycle, cycle)
         }
-        let batches = p.model.scheduledOffline ? max(2, (10 + batch - 1) / batch)
-            : max(4, (max(40, 2 * warmUp) + batch - 1) / batch)
+        let batch = max(1, Int(lt.rounded(.up)))
+        let batches = max(4, (max(40, 2 * warmUp) + batch - 1) / batch)
         return (warmUp, batch, batch * batches)
     }
 
@@ -117,9 +118,21 @@ public enum ThesisEquations {
         return nil
     }
 
+    /// Whether a thesis-model replication counts the same whatever its write phases: the
+    /// schedule repeats, F·L/T devices are away at every instant (so each write is lost to
+    /// exactly that many), and for L > T also F·(L/T − 1) periods cover every instant (so
+    /// the writes that expire before a return add up to a whole number per cycle).
+    static func thesisCountsArePhaseFree(_ p: EquationParameters) -> Bool {
+        func whole(_ x: Double) -> Bool { abs(x - x.rounded()) < 1e-9 }
+        return p.model.scheduledOffline && rotationCycle(p) != nil && whole(p.offline * p.lOverT)
+            && (p.lOverT <= 1 || whole(p.offline))
+    }
+
     /// Replications per round: one where a replication is deterministic in what is counted
-    /// (F = 0, or the rotating schedule), else `round`.
-    static func roundSize(_ p: EquationParameters) -> Int { p.offline == 0 || p.model.scheduledOffline ? 1 : round }
+    /// (F = 0, or a phase-free thesis schedule), else `round`.
+    static func roundSize(_ p: EquationParameters) -> Int {
+        p.offline == 0 || thesisCountsArePhaseFree(p) ? 1 : round
+    }
 
     /// Runs replications in rounds until every reported count is within 5% (or the cap).
     public static func run(_ p: EquationParameters) throws -> EquationResult {

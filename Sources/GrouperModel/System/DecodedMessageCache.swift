@@ -1,0 +1,45 @@
+import Foundation
+
+/// The decoded form of recently rebuilt secrets, shared by every device of a run.
+///
+/// Every receiver rebuilds the same bytes for a message and decoding them is a pure function,
+/// so the first device to rebuild a message decodes it and later ones reuse that value after
+/// checking that their bytes are equal (a tampered or garbled rebuild has other bytes and is
+/// decoded on its own). Direct-mapped on the message's dense id number with a fixed number of
+/// slots, so memory does not grow with the run; a slot is overwritten by a later message with
+/// the same number modulo the size. Lookups change only speed, never a result. Single-threaded,
+/// one per run.
+final class DecodedMessageCache {
+    private struct Slot {
+        var number: Int32 = -1
+        var bytes: [UInt8] = []
+        /// nil: the bytes did not decode.
+        var message: GrouperMessage?
+    }
+
+    static let slotCount = 4096
+    private var slots = [Slot](repeating: Slot(), count: slotCount)
+    private(set) var hits = 0
+    private(set) var misses = 0
+
+    /// `GrouperMessage.decode(bytes)` (nil if it throws), decoded at most once while the slot of
+    /// message id `number` holds the same bytes.
+    func decode(_ bytes: [UInt8], number: Int32) -> GrouperMessage? {
+        let i = Int(number) & (Self.slotCount - 1)
+        if slots[i].number == number && Self.same(slots[i].bytes, bytes) {
+            hits += 1
+            return slots[i].message
+        }
+        misses += 1
+        let m = try? GrouperMessage.decode(bytes)
+        slots[i] = Slot(number: number, bytes: bytes, message: m)
+        return m
+    }
+
+    /// Byte equality through `memcmp` (the generic array `==` compares element by element).
+    private static func same(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        a.count == b.count && a.withUnsafeBytes { pa in
+            b.withUnsafeBytes { pb in a.isEmpty || memcmp(pa.baseAddress!, pb.baseAddress!, a.count) == 0 }
+        }
+    }
+}
