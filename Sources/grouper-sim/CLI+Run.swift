@@ -18,10 +18,18 @@ public struct RunOptions: Sendable {
     public var engine = Engine.grouper
     /// `--progress auto|always|never`.
     public var progress = ProgressMode.auto
+    /// `--precision X`: replications per point until the 95% interval is within ±X of the mean.
+    public var precision: Double?
+    /// `--resume DIR`: continue the unfinished run whose results go to DIR.
+    public var resume: String?
+    /// `--add-replications R DIR`: extend the finished result DIR by R replications per point.
+    public var addReplications: Int?
+    /// Whether `--engine` was given (`--resume` takes the engine from the run it continues).
+    public var engineGiven = false
     public init() {}
 
     static let known = ["--seed", "--replications", "--jobs", "--out", "--trace", "--events", "--event-kinds", "--shard", "--point",
-                        "--replication", "--engine", "--progress"]
+                        "--replication", "--engine", "--progress", "--precision", "--resume", "--add-replications"]
 
     public static func parse(_ args: [String]) throws -> RunOptions {
         var l = ArgumentList(args, command: "run")
@@ -46,6 +54,7 @@ public struct RunOptions: Sendable {
                 throw CLIError("run: --engine must be one of \(Engine.allCases.map(\.rawValue).joined(separator: ", ")), got '\(e)'")
             }
             o.engine = engine
+            o.engineGiven = true
         }
         if let p = try l.option("--progress") {
             guard let mode = ProgressMode(rawValue: p) else {
@@ -53,11 +62,16 @@ public struct RunOptions: Sendable {
             }
             o.progress = mode
         }
+        try parseIncremental(&l, &o)
         o.files = l.positionals()
         try l.finish(known: known)
+        if o.resume != nil || o.addReplications != nil { return try checkIncremental(o) }
         guard !o.files.isEmpty else { throw CLIError("run: which scenario? give one or more FILEs (or a built-in name from `grouper-sim list`)") }
         if o.shard != nil && (o.point != nil || o.replication != nil) {
             throw CLIError("run: --shard selects a slice of the sweep; --point/--replication select one run; use one or the other")
+        }
+        if o.precision != nil && o.replications != nil {
+            throw CLIError("run: --precision decides the replications per point and --replications fixes them; give one or the other")
         }
         if (o.point == nil) != (o.replication == nil) { throw CLIError("run: --point and --replication go together (they name one run)") }
         if o.point != nil && o.out != nil {
@@ -94,6 +108,9 @@ extension GrouperCLI {
                                   [--trace FILE] [--events FILE [--event-kinds K,…]]
                                   [--shard i/N] [--point P --replication R]
                                   [--engine grouper|synthetic] [--progress auto|always|never]
+                                  [--precision X]
+                   grouper-sim run [FILE] --resume DIR
+                   grouper-sim run [FILE] --add-replications R DIR
 
             Runs every sweep point × replication of each scenario (docs/scenarios.md) and writes
             runs.csv, summary.csv, summary.md, plot-*.svg (and, with "series", series.csv and
@@ -104,6 +121,14 @@ extension GrouperCLI {
             OPTIONS:
               --seed S           replace the scenario's seed (run seeds derive from it)
               --replications R   replace the scenario's replication count
+              --precision X      replications per point in batches until each metric's 95%
+                                 interval is within ±X of its mean (0 < X < 1; see the
+                                 scenario's "precision" block); not with --replications
+              --resume DIR       continue the unfinished run into DIR from the runs kept in
+                                 DIR.partial/ (FILE only needed if it is not a built-in)
+              --add-replications R DIR
+                                 extend the finished result DIR by R replications per point,
+                                 reusing its runs; both equal one run with the final count
               --jobs J           run up to J runs at once on local cores (default: all cores);
                                  the output is identical for every J
               --out DIR          output folder (see above); replaced only when absent, empty or a
@@ -141,8 +166,9 @@ extension GrouperCLI {
 public enum RunCommand {
     public static func execute(_ o: RunOptions, executor: (any RunExecutor)? = nil, io: CLIOutput,
                                terminal: Bool = isatty(2) != 0) throws -> ExitCode {
+        if o.resume != nil || o.addReplications != nil { return try continueRun(o, executor: executor, io: io, terminal: terminal) }
         guard let scenarios = loadAll(o.files, io: io) else { return .badInput }
-        let loaded = scenarios.map { $0.overriding(seed: o.seed, replications: o.replications) }
+        let loaded = scenarios.map { $0.overriding(seed: o.seed, replications: o.replications, precision: o.precision) }
         let names = loaded.map(\.base.name)
         if let dup = names.enumerated().first(where: { names[..<$0.offset].contains($0.element) }) {
             throw CLIError("run: two scenarios are named '\(dup.element)'; their results would share a folder")
@@ -151,6 +177,13 @@ public enum RunCommand {
         try checkDestinations(loaded, o)
         var failed = false
         for scenario in loaded {
+            if o.point == nil && o.shard == nil {
+                let folder = FolderRun(scenario: scenario, destination: outputFolder(scenario, o, multiple: loaded.count > 1),
+                                       engine: o.engine, executor: exec)
+                let records = try runIntoFolder(folder, o, io: io, terminal: terminal)
+                failed = report(failures: records, scenario: scenario, o, io: io) || failed
+                continue
+            }
             let plan = RunPlan(scenario, tracePath: o.trace, events: o.events)
             let runs = try select(plan, o)
             for (option, given) in [("--trace", o.trace != nil), ("--events", o.events != nil)] where given && runs.count != 1 {
@@ -160,8 +193,12 @@ public enum RunCommand {
             bar.begin(runs.count)
             let records: [RunRecord]
             do {
-                records = try ParallelRunner.execute(runs, executor: exec, jobs: o.jobs, progress: bar.update,
-                                                     partial: bar.enabled ? bar.updatePartial : nil)
+                if let (i, n) = o.shard, scenario.base.precision != nil {
+                    records = try PrecisionShard.records(plan, shard: i, of: n, session: RunSession(executor: exec, jobs: o.jobs))
+                } else {
+                    records = try ParallelRunner.execute(runs, executor: exec, jobs: o.jobs, progress: bar.update,
+                                                         partial: bar.enabled ? bar.updatePartial : nil)
+                }
             } catch {
                 bar.finish()
                 throw CLIError("run: \(scenario.base.name): \(error)", exitCode: error is RunFailure ? .internalError : .badInput)
@@ -199,6 +236,7 @@ public enum RunCommand {
             guard o.point == nil else { return }
             for s in loaded { _ = try OutputSafety.checkFolder(outputFolder(s, o, multiple: loaded.count > 1), option: "--out") }
         } catch let e as OutputDirectory.WriteError { throw CLIError("run: \(e.description)") }
+        if o.shard == nil { for s in loaded { try checkNoPartial(outputFolder(s, o, multiple: loaded.count > 1)) } }
     }
 
     static func select(_ plan: RunPlan, _ o: RunOptions) throws -> [ResolvedRun] {
@@ -233,7 +271,7 @@ public enum RunCommand {
         do {
             if let (i, n) = o.shard {
                 let shard = ShardFile(shard: i, of: n, source: s.source, seed: o.seed, replications: o.replications, records: records,
-                                      engine: o.engine)
+                                      engine: o.engine, precision: o.precision)
                 try OutputDirectory.write([(ShardFile.fileName, shard.render())], to: dir)
                 io.out("wrote \(dir)/\(ShardFile.fileName) (shard \(i) of \(n): \(records.count) runs)\n")
                 return
@@ -252,7 +290,7 @@ public enum RunCommand {
                 io.err("checker failed: \(scenario.base.name) run \(r.index) (point \(r.point), replication \(r.replication), seed \(r.seed)): \(c.name) (\(c.kind.rawValue)): \(c.detail)\n")
             }
             let engine = o.engine == .grouper ? "" : " --engine \(o.engine.rawValue)"
-            let reps = o.replications.map { " --replications \($0)" } ?? ""
+            let reps = (o.replications.map { " --replications \($0)" } ?? "") + (o.precision.map { " --precision \($0)" } ?? "")
             io.err("replay: grouper-sim run \(scenario.source.label.hasPrefix("builtin:") ? String(scenario.source.label.dropFirst(8)) : scenario.source.label) --seed \(scenario.base.seed)\(reps) --point \(r.point) --replication \(r.replication)\(engine)\n")
         }
         return !failed.isEmpty

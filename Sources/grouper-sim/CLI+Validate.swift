@@ -22,8 +22,10 @@ extension GrouperCLI {
             for f in files {
                 guard let s = RunCommand.loadAll([f], io: io)?.first else { bad = true; continue }
                 let b = s.base
-                io.out("ok \(f): \(b.name), \(s.points.count) point(s) × \(b.replications) replication(s) = \(s.points.count * b.replications) run(s), "
-                       + "about \(Self.roughly(s.estimatedEvents)) events (rough estimate from the rates)\n")
+                let reps = b.precision.map { "\($0.minReplications)…\($0.maxReplications) replication(s) (until the precision target) = up to" }
+                    ?? "\(b.replications) replication(s) ="
+                io.out("ok \(f): \(b.name), \(s.points.count) point(s) × \(reps) \(s.points.count * b.replications) run(s), "
+                       + "about \(b.precision == nil ? "" : "at most ")\(Self.roughly(s.estimatedEvents)) events (rough estimate from the rates)\n")
             }
             return bad ? .badInput : .ok
         })

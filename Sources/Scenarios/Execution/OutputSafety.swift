@@ -85,7 +85,7 @@ public enum OutputSafety {
     enum Kind { case file, directory, other }
 
     /// `path` as an absolute, standardized URL; an existing symbolic link is followed.
-    static func resolved(_ path: String) -> URL {
+    public static func resolved(_ path: String) -> URL {
         let cwd = FileManager.default.currentDirectoryPath
         let absolute = path.hasPrefix("/") ? path : cwd + "/" + path
         var url = URL(fileURLWithPath: absolute).standardizedFileURL

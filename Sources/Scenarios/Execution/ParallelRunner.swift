@@ -15,10 +15,12 @@ public struct RunFailure: Error, CustomStringConvertible, Sendable {
 /// and a counter, both behind one lock.
 public enum ParallelRunner {
     /// `progress` is called after each run; `partial`, if given, also during runs with the
-    /// number of runs done counting fractions of the runs under way.
+    /// number of runs done counting fractions of the runs under way; `keep`, if given, gets
+    /// each record on its worker thread as soon as the run ends (before `progress`).
     public static func execute(_ runs: [ResolvedRun], executor: any RunExecutor, jobs: Int,
                                progress: @escaping @Sendable (_ done: Int, _ total: Int) -> Void = { _, _ in },
-                               partial: (@Sendable (_ done: Double, _ total: Int) -> Void)? = nil)
+                               partial: (@Sendable (_ done: Double, _ total: Int) -> Void)? = nil,
+                               keep: (@Sendable (RunRecord) -> Void)? = nil)
         throws -> [RunRecord] {
         let shared = Shared(count: runs.count)
         let workers = max(1, min(jobs, runs.count))
@@ -32,6 +34,7 @@ public enum ParallelRunner {
                 } catch {
                     result = .failure(RunFailure(runIndex: runs[i].index, message: "\(error)"))
                 }
+                if let keep, case .success(let r) = result { keep(r) }
                 let done = shared.store(result, at: i)
                 progress(done, runs.count)
             }

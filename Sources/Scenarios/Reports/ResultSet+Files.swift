@@ -9,6 +9,7 @@ extension ResultSet {
         out += plots.map { ($0.fileName, $0.plot.render()) }
         if let csv = seriesCSV { out.append(("series.csv", csv)) }
         out += seriesPlots.map { ($0.fileName, $0.plot.render()) }
+        out.append((Self.recordsFileName, RecordJSON.lines(records)))
         out.append(("resolved.json", resolvedJSON))
         out.append(("index.html", indexHTML(files: out)))
         out.append(("manifest.json", manifest(files: out)))
@@ -22,7 +23,7 @@ extension ResultSet {
         let src = scenario.source
         let points: [JSONValue] = scenario.points.map { p in
             .object([("index", .number(Double(p.index))),
-                     ("values", .object(p.assignments.map { ($0.path, $0.value) }))])
+                     ("values", .object(p.assignments.map { ($0.path, $0.value) }))] + manifestPrecision(p.index))
         }
         let runs: [JSONValue] = records.map { r in
             .object([("run", .number(Double(r.index))), ("point", .number(Double(r.point))),
@@ -35,7 +36,8 @@ extension ResultSet {
             ("scenario", .object([("name", .string(spec.name)), ("file", .string(src.fileName)),
                                   ("bytes", .number(Double(src.bytes.count))),
                                   ("fnv1a64", .string(StableHash.hex(StableHash.fnv1a64(bytes: src.bytes))))])),
-            ("seed", Self.integer(spec.seed)), ("replications", .number(Double(spec.replications))),
+            ("seed", Self.integer(spec.seed)),
+            spec.precision.map { ("precision", $0.json) } ?? ("replications", .number(Double(spec.replications))),
             ("metrics", .array(spec.metrics.map { .string($0) })),
             ("points", .array(points)), ("runs", .array(runs)),
             ("files", .object(files.map { ($0.name, .string(StableHash.hex(StableHash.fnv1a64($0.contents)))) })),
@@ -43,6 +45,9 @@ extension ResultSet {
         ])
         return JSONWriter.pretty(doc)
     }
+
+    /// Every run's exact record, one JSON line each: what `run --add-replications` extends.
+    public static let recordsFileName = "records.jsonl"
 
     /// A UInt64 as an exact JSON integer literal (not rounded through Double).
     static func integer(_ v: UInt64) -> JSONValue { .number(Double(v), text: String(v)) }

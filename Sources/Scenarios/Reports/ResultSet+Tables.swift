@@ -22,14 +22,16 @@ extension ResultSet {
     /// ci95_low, ci95_high (the interval, inside the metric's range), ci95_method
     /// (student-t, student-t-clipped or wilson); interval columns empty when there is none.
     public var summaryCSV: String {
-        var rows = [["point"] + sweptPaths + ["metric", "unit", "n", "mean", "stddev", "ci95_half_width", "ci95_low", "ci95_high", "ci95_method"]]
+        var rows = [["point"] + sweptPaths + ["metric", "unit", "n", "mean", "stddev", "ci95_half_width", "ci95_low", "ci95_high", "ci95_method"]
+                    + (spec.precision == nil ? [] : Self.precisionColumns)]
         for (p, point) in scenario.points.enumerated() {
             let params = point.assignments.map { SweepPoint.text($0.value) }
             for (m, name) in spec.metrics.enumerated() {
                 let s = summary(point: p, metric: m)
                 let opt = { (v: Double) in v.isNaN ? "" : NumberFormat.fixed(v) }
                 let ci = [opt(s.stddev), opt(s.ci95HalfWidth), opt(s.low), opt(s.high), s.low.isNaN ? "" : s.method.rawValue]
-                rows.append([String(p)] + params + [name, Self.unit(name), String(s.n), NumberFormat.fixed(s.mean)] + ci)
+                rows.append([String(p)] + params + [name, Self.unit(name), String(s.n), NumberFormat.fixed(s.mean)] + ci
+                            + precisionCells(point: p, metric: m, s))
             }
         }
         return CSV.render(rows)
@@ -41,18 +43,18 @@ extension ResultSet {
         if !spec.description.isEmpty { s += spec.description + "\n\n" }
         s += engine == .grouper ? "Engine: grouper (the protocol model).\n\n"
             : "**Engine: \(engine.rawValue) — a deterministic stand-in for testing the pipeline; these numbers mean nothing.**\n\n"
-        s += "\(scenario.points.count) sweep point(s) × \(spec.replications) replication(s), seed \(spec.seed). "
+        s += replicationSentence
         s += "Cells: mean ± half-width of the 95% confidence interval (Student t) across replications; "
         s += "[low, high] where that interval is cut at the metric's range (counts and times ≥ 0, fractions ≤ 1); "
         s += "\"k of n runs\" for 0/1 metrics.\n\n"
-        let header = ["point"] + sweptPaths + spec.metrics.map { "\($0) (\(Self.unit($0)))" }
+        let header = ["point"] + sweptPaths + precisionHeader + spec.metrics.map { "\($0) (\(Self.unit($0)))" }
         s += "| " + header.joined(separator: " | ") + " |\n"
         s += "|" + header.map { _ in "---" }.joined(separator: "|") + "|\n"
         for (p, point) in scenario.points.enumerated() {
             let cells = spec.metrics.indices.map { m -> String in
                 summary(point: p, metric: m).cell()
             }
-            s += "| " + ([String(p)] + point.assignments.map { SweepPoint.text($0.value) } + cells).joined(separator: " | ") + " |\n"
+            s += "| " + ([String(p)] + point.assignments.map { SweepPoint.text($0.value) } + precisionRow(point: p) + cells).joined(separator: " | ") + " |\n"
         }
         let failed = failedRuns
         if !failed.isEmpty {

@@ -12,19 +12,30 @@ public struct ResultSet: Sendable {
     /// nothing (labelled in the manifest, summary and plots).
     public var engine: Engine
 
+    /// Where each point's records start in `records` (plus the end), from the records' points.
+    let pointStarts: [Int]
+
+    /// `records` in run order, point-major: `replications` per point, or with a precision
+    /// target as many as each point's rule ran.
     public init(scenario: LoadedScenario, records: [RunRecord], engine: Engine = .grouper) {
         self.scenario = scenario; self.records = records; self.engine = engine
+        var starts = [0], i = 0
+        for p in scenario.points.indices {
+            while i < records.count && records[i].point == p { i += 1 }
+            starts.append(i)
+        }
+        pointStarts = starts
+        precondition(i == records.count, "records must be in run order, point-major")
     }
 
     public var spec: ScenarioSpec { scenario.base }
     public var sweptPaths: [String] { spec.sweep.flatMap { $0.parameters.map(\.path) } }
     public var failedRuns: [RunRecord] { records.filter { !$0.failedCheckers.isEmpty } }
 
-    /// Records of sweep point `p` (replications in order). O(1): records are in
-    /// run order, point-major, one per (point, replication).
+    /// Records of sweep point `p` (replications in order). O(1).
     public func records(point p: Int) -> ArraySlice<RunRecord> {
-        precondition(records.count == scenario.points.count * spec.replications, "records must cover the whole plan")
-        return records[(p * spec.replications)..<((p + 1) * spec.replications)]
+        precondition(spec.precision != nil || records.count == scenario.points.count * spec.replications, "records must cover the whole plan")
+        return records[pointStarts[p]..<pointStarts[p + 1]]
     }
 
     /// Summary of metric `m` (index into spec.metrics) at point `p`.

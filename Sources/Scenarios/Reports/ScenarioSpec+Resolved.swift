@@ -23,6 +23,7 @@ extension ScenarioSpec {
                                                  ("kdf_iterations", Self.int(deviceStore.kdfIterations))])))
         }
         if architecture == .central { top = Self.centralOnly(top, central) }
+        if let precision { top = top.filter { $0.0 != "replications" } + [("precision", precision.json)] }
         if let series {
             top.append(("series", .object([("every", Self.duration(series.every)), ("metrics", .array(series.metrics.map { .string($0) }))])))
         }

@@ -14,27 +14,18 @@ public struct ShardFile: Sendable {
     public var records: [RunRecord]
     /// The engine that ran the slice; `merge` refuses to mix engines.
     public var engine: Engine
+    /// `--precision X`, if given.
+    public var precision: Double?
 
     public init(shard: Int, of: Int, source: ScenarioSource, seed: UInt64?, replications: Int?, records: [RunRecord],
-                engine: Engine = .grouper) {
+                engine: Engine = .grouper, precision: Double? = nil) {
         self.shard = shard; self.of = of; self.source = source; self.seed = seed
-        self.replications = replications; self.records = records; self.engine = engine
+        self.replications = replications; self.records = records; self.engine = engine; self.precision = precision
     }
 
     public func render() -> String {
         func opt(_ v: UInt64?) -> JSONValue { v.map(ResultSet.integer) ?? .null }
-        func exact(_ v: Double) -> JSONValue { v.isFinite ? .number(v, text: "\(v)") : .null }
-        let runs: [JSONValue] = records.map { r in
-            var fields: [(String, JSONValue)] = [("run", .number(Double(r.index))), ("point", .number(Double(r.point))),
-                     ("replication", .number(Double(r.replication))), ("seed", ResultSet.integer(r.seed)),
-                     ("metrics", .array(r.metrics.map(exact))),
-                     ("checkers", .array(r.checkers.map { c in
-                        .object([("name", .string(c.name)), ("kind", .string(c.kind.rawValue)),
-                                 ("passed", .bool(c.passed)), ("detail", .string(c.detail))]) })),
-                     ("fingerprint", .string(StableHash.hex(r.fingerprint)))]
-            if !r.series.isEmpty { fields.append(("series", .array(r.series.map { .array($0.map(exact)) }))) }
-            return .object(fields)
-        }
+        let runs = records.map(RecordJSON.encode)
         return JSONWriter.pretty(.object([
             ("format", .string("grouper-sim-shard-1")), ("version", .string(Tool.version)),
             ("shard", .number(Double(shard))), ("of", .number(Double(of))), ("engine", .string(engine.rawValue)),
@@ -42,7 +33,7 @@ public struct ShardFile: Sendable {
             ("scenario_base64", .string(Data(source.bytes).base64EncodedString())),
             ("seed_override", opt(seed)), ("replications_override", replications.map { .number(Double($0)) } ?? .null),
             ("runs", .array(runs)),
-        ]))
+        ] + (precision.map { [("precision_override", JSONValue.number($0, text: "\($0)"))] } ?? [])))
     }
 
     public struct ParseError: Error, CustomStringConvertible { public var description: String }
@@ -61,35 +52,12 @@ public struct ShardFile: Sendable {
         let seed: UInt64? = root["seed_override"].flatMap { if case .number(_, let t) = $0 { return UInt64(t) } else { return nil } }
         let reps = int(root["replications_override"] ?? .null)
         guard case .string(let engineName)? = root["engine"], let engine = Engine(rawValue: engineName) else { throw bad("missing or unknown engine") }
-        let records = try runs.map { r -> RunRecord in
-            guard let i = int(r["run"]), let p = int(r["point"]), let rep = int(r["replication"]),
-                  case .number(_, let seedText)? = r["seed"], let s = UInt64(seedText),
-                  case .array(let ms)? = r["metrics"], case .array(let cs)? = r["checkers"],
-                  case .string(let fp)? = r["fingerprint"], let fpv = UInt64(fp, radix: 16) else { throw bad("malformed run") }
-            func value(_ v: JSONValue) -> Double { if case .number(_, let t) = v { return Double(t) ?? .nan } else { return .nan } }
-            let metrics = ms.map(value)
-            var series: [[Double]] = []
-            if let rows = r["series"] {
-                guard case .array(let rs) = rows else { throw bad("malformed series") }
-                series = try rs.map { row in
-                    guard case .array(let vs) = row else { throw bad("malformed series row") }
-                    return vs.map(value)
-                }
-            }
-            let checkers = try cs.map { c -> CheckerVerdict in
-                guard case .string(let n)? = c["name"], case .string(let k)? = c["kind"], let kind = CheckerVerdict.Kind(rawValue: k),
-                      case .bool(let ok)? = c["passed"], case .string(let d)? = c["detail"] else { throw bad("malformed checker") }
-                return CheckerVerdict(name: n, kind: kind, passed: ok, detail: d)
-            }
-            return RunRecord(index: i, point: p, replication: rep, seed: s, metrics: metrics, checkers: checkers, fingerprint: fpv,
-                             series: series)
-        }
+        let records = try runs.map { try RecordJSON.decode($0, bad: bad) }
+        var precision: Double? = nil
+        if case .number(_, let t)? = root["precision_override"] { precision = Double(t) }
         return ShardFile(shard: shard, of: of, source: ScenarioSource(label: label, bytes: Array(data)),
-                         seed: seed, replications: reps, records: records, engine: engine)
+                         seed: seed, replications: reps, records: records, engine: engine, precision: precision)
     }
 
-    private static func int(_ v: JSONValue?) -> Int? {
-        if case .number(let d, _)? = v, d == d.rounded(), abs(d) < 1e15 { return Int(d) }
-        return nil
-    }
+    private static func int(_ v: JSONValue?) -> Int? { RecordJSON.int(v) }
 }

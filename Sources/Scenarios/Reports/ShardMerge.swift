@@ -13,8 +13,8 @@ public enum ShardMerge {
             guard s.engine == first.engine else {
                 throw MergeError(description: "merge: \(w) was run with --engine \(s.engine.rawValue), \(shards[0].where_) with --engine \(first.engine.rawValue); results of different engines cannot be merged")
             }
-            guard s.of == n, s.seed == first.seed, s.replications == first.replications else {
-                throw MergeError(description: "merge: \(w) was run with other --shard N, --seed or --replications than \(shards[0].where_)")
+            guard s.of == n, s.seed == first.seed, s.replications == first.replications, s.precision == first.precision else {
+                throw MergeError(description: "merge: \(w) was run with other --shard N, --seed, --replications or --precision than \(shards[0].where_)")
             }
         }
         let ids = shards.map(\.file.shard).sorted()
@@ -26,8 +26,12 @@ public enum ShardMerge {
                              + (dup.isEmpty ? "" : "; given twice: \(dup.joined(separator: ", "))"))
         }
         let scenario: LoadedScenario
-        do { scenario = try ScenarioLoader.load(first.source).overriding(seed: first.seed, replications: first.replications) } catch {
+        do { scenario = try ScenarioLoader.load(first.source).overriding(seed: first.seed, replications: first.replications, precision: first.precision) } catch {
             throw MergeError(description: "merge: the embedded scenario no longer validates:\n\(error)")
+        }
+        if scenario.base.precision != nil {
+            let records = try PrecisionShard.merged(shards.flatMap(\.file.records), scenario)
+            return ResultSet(scenario: scenario, records: records, engine: first.engine)
         }
         let plan = RunPlan(scenario)
         let records = shards.flatMap(\.file.records).sorted { $0.index < $1.index }

@@ -29,12 +29,21 @@ public struct LoadedScenario: Sendable {
     /// `pointSpecs[i]` is the scenario with point i's values applied.
     public var pointSpecs: [ScenarioSpec]
 
-    /// Applies `--seed` / `--replications` to the base and every point.
-    public func overriding(seed: UInt64?, replications: Int?) -> LoadedScenario {
+    /// Applies `--seed` / `--replications` / `--precision` to the base and every point.
+    /// `--replications` replaces a precision target by a fixed count; `--precision` sets the
+    /// target of the scenario's `precision` (or, without one, of all its metrics with the
+    /// default bounds).
+    public func overriding(seed: UInt64?, replications: Int?, precision: Double? = nil) -> LoadedScenario {
         var copy = self
         func apply(_ s: inout ScenarioSpec) {
             if let seed { s.seed = seed }
-            if let replications { s.replications = replications }
+            if let replications { s.replications = replications; s.precision = nil }
+            if let precision {
+                var p = s.precision ?? PrecisionSpec(metrics: s.metrics, relativeCI95: precision)
+                p.relativeCI95 = precision
+                s.precision = p
+                s.replications = p.maxReplications
+            }
         }
         apply(&copy.base)
         for i in copy.pointSpecs.indices { apply(&copy.pointSpecs[i]) }

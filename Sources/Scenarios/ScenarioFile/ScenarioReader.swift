@@ -8,7 +8,7 @@ struct ScenarioReader {
 
     static let topKeys = ["format", "name", "description", "seed", "replications", "duration", "warmup",
                           "group", "protocol", "sharing", "workload", "churn", "faults", "profiles",
-                          "sweep", "metrics", "series", "require", "settle", "architecture", "central", "device_store"]
+                          "sweep", "metrics", "series", "require", "settle", "architecture", "central", "device_store", "precision"]
 
     /// The spec, or nil when any issue was added (issues are in `sink`).
     func read(_ root: JSONValue) -> ScenarioSpec? {
@@ -36,6 +36,7 @@ struct ScenarioReader {
         let sweep = readSweep(obj.optional("sweep"))
         let metrics = readMetrics(obj.optional("metrics"))
         let require = readRequire(obj.optional("require"))
+        let precision = readPrecision(obj.optional("precision"), metrics: metrics, replicationsGiven: obj.has("replications"))
         let series = readSeries(obj.optional("series"), duration: duration)
         let settle = obj.optional("settle").map { $0.duration(positive: false) } ?? .zero
         let architecture = obj.optional("architecture").map { n in
@@ -61,14 +62,14 @@ struct ScenarioReader {
         guard sink.count == before, let name, let seed, let replications, let duration, let warmup, let group,
               let proto, let sharing, let workload, let churn, let faults, let profiles, let sweep, let metrics,
               let require, let settle, let series, let architecture, let central,
-              let deviceStore
+              let deviceStore, let precision
         else { return nil }
-        return ScenarioSpec(name: name, description: description, seed: seed, replications: replications,
+        return ScenarioSpec(name: name, description: description, seed: seed, replications: precision?.maxReplications ?? replications,
                             duration: duration, warmup: warmup, group: group, protocolSpec: proto,
                             sharing: sharing, workload: workload, churn: churn, faults: faults,
                             profiles: profiles, sweep: sweep, metrics: metrics, series: series,
                             require: require, settle: settle, architecture: architecture, central: central,
-                            deviceStore: deviceStore)
+                            deviceStore: deviceStore, precision: precision)
     }
 
     /// Names become directory names: letters, digits, `.`, `_`, `-`; at most 64.

@@ -37,6 +37,9 @@ public struct ScenarioSpec: Equatable, Sendable {
     public var central: CentralSpec = CentralSpec()
     /// How devices keep their store at rest (issue #10, seed 003).
     public var deviceStore = DeviceStoreConfig()
+    /// Replications per point chosen by a precision target (nil: `replications` each). With
+    /// it, `replications` is the cap, `precision.maxReplications`.
+    public var precision: PrecisionSpec? = nil
 
     /// The checkers a run reports.
     public static let checkers = ["convergence", "delivery", "outbox", "no-phantom", "ttl"]

@@ -20,7 +20,7 @@ import Testing
         #expect(run(["run", f.path, "--engine", "synthetic", "--jobs", "2", "--out", b.path]).code == 0)
         let fa = try ScenarioFixtures.files(in: a), fb = try ScenarioFixtures.files(in: b)
         #expect(fa.keys.sorted() == ["index.html", "manifest.json", "plot-delivery_ratio.svg", "plot-messages_uploaded.svg",
-                                     "plot-upload_time.svg", "resolved.json", "runs.csv", "summary.csv", "summary.md"])
+                                     "plot-upload_time.svg", "records.jsonl", "resolved.json", "runs.csv", "summary.csv", "summary.md"])
         #expect(fa == fb)
         // And the same in memory with many threads.
         let s = try ScenarioLoader.load(ScenarioSource(label: "det.json", text: ScenarioFixtures.sweepText))

@@ -20,12 +20,14 @@ enum CLIProcess {
         return root.appendingPathComponent(".build/debug/grouper-sim")
     }
 
-    /// Runs `grouper-sim args…` to completion, in `directory` if given.
-    static func run(_ args: [String], in directory: URL? = nil) throws -> Result {
+    /// Runs `grouper-sim args…` to completion, in `directory` if given, with `environment`
+    /// added to this process's environment.
+    static func run(_ args: [String], in directory: URL? = nil, environment: [String: String] = [:]) throws -> Result {
         let p = Process()
         p.executableURL = executableURL
         p.arguments = args
         if let directory { p.currentDirectoryURL = directory }
+        if !environment.isEmpty { p.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         let out = Pipe(), err = Pipe()
         p.standardOutput = out
         p.standardError = err

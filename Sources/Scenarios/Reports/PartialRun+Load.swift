@@ -1,0 +1,63 @@
+import Foundation
+import SimKernel
+
+extension PartialRun.Header {
+    var json: JSONValue {
+        .object([
+            ("format", .string(PartialRun.format)), ("tool", .string("grouper-sim")), ("version", .string(Tool.version)),
+            ("note", .string("an unfinished run: `grouper-sim run --resume DIR` continues it (DIR: this folder without .partial)")),
+            ("engine", .string(engine.rawValue)),
+            ("scenario", .object([("file", .string(scenarioFile)), ("bytes", ScenarioSpec.int(scenarioBytes)),
+                                  ("fnv1a64", .string(StableHash.hex(scenarioHash)))])),
+            ("seed", ResultSet.integer(seed)),
+            ("replications", replications.map(ScenarioSpec.int) ?? .null),
+            ("precision_relative_ci95", precision.map { .number($0, text: "\($0)") } ?? .null),
+        ])
+    }
+
+    /// Reads a header; nil when `root` is not one.
+    init?(json root: JSONValue) {
+        guard root["format"] == .string(PartialRun.format), root["tool"] == .string("grouper-sim"),
+              case .string(let e)? = root["engine"], let engine = Engine(rawValue: e),
+              let scenario = root["scenario"], case .string(let file)? = scenario["file"],
+              let bytes = RecordJSON.int(scenario["bytes"]),
+              case .string(let hash)? = scenario["fnv1a64"], let h = UInt64(hash, radix: 16),
+              case .number(_, let seedText)? = root["seed"], let seed = UInt64(seedText) else { return nil }
+        var precision: Double? = nil
+        if case .number(_, let t)? = root["precision_relative_ci95"] { precision = Double(t) }
+        let reps = RecordJSON.int(root["replications"])
+        guard (reps == nil) != (precision == nil) else { return nil }
+        self.init(engine: engine, scenarioFile: file, scenarioBytes: bytes, scenarioHash: h, seed: seed,
+                  replications: reps, precision: precision)
+    }
+}
+
+extension PartialRun {
+    /// The folder's header and every whole record in it. Nil when `url` is not a partial run
+    /// (absent, or holding anything this tool does not write there).
+    public static func open(at url: URL) throws -> (run: PartialRun, header: Header, records: [RunRecord])? {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: url.path).sorted(),
+              names.contains(headerName), names.allSatisfy(isOurs),
+              let data = FileManager.default.contents(atPath: url.appendingPathComponent(headerName).path),
+              let root = try? JSONParser.parse(String(decoding: data, as: UTF8.self)) else { return nil }
+        guard root["version"] == .string(Tool.version) else {
+            throw Failure(description: "\(url.path) was written by grouper-sim \(root["version"]?.brief ?? "?"), this is \(Tool.version); its runs cannot be reused (remove it and start again)")
+        }
+        guard let header = Header(json: root) else { return nil }
+        var records: [RunRecord] = []
+        for name in names where name.hasPrefix("run-p") {
+            let path = url.appendingPathComponent(name).path
+            let bad = { (why: String) in Failure(description: "\(path): \(why)") }
+            guard let d = FileManager.default.contents(atPath: path), let v = try? JSONParser.parse(String(decoding: d, as: UTF8.self)) else {
+                throw bad("not a readable run record")
+            }
+            let r = try RecordJSON.decode(v, bad: bad)
+            guard recordName(RunKey(point: r.point, replication: r.replication)) == name else { throw bad("its name does not match its run") }
+            records.append(r)
+        }
+        return (PartialRun(url: url), header, records.sorted { RunKey(point: $0.point, replication: $0.replication) < RunKey(point: $1.point, replication: $1.replication) })
+    }
+
+    /// Whether something (ours or not) is at `url`.
+    public static func exists(_ url: URL) -> Bool { OutputSafety.kind(of: url) != nil || OutputSafety.isSymlink(url) }
+}

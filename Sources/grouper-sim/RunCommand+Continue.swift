@@ -1,0 +1,102 @@
+import Scenarios
+import Foundation
+import SimKernel
+
+/// `run [FILE] --resume DIR` and `run [FILE] --add-replications R DIR`: the same runs and
+/// output bytes as one `run` with the final replication count, reusing the records kept on
+/// disk (runs are pure functions of (point, seed), and seeds of (seed, replication) only).
+extension RunCommand {
+    static func continueRun(_ o: RunOptions, executor: (any RunExecutor)?, io: CLIOutput, terminal: Bool) throws -> ExitCode {
+        let dir = o.out!
+        let dest = OutputSafety.resolved(dir)
+        let partialURL = PartialRun.folder(for: dest)
+        let opened: (run: PartialRun, header: PartialRun.Header, records: [RunRecord])?
+        do { opened = try PartialRun.open(at: partialURL) } catch { throw CLIError("run: \(error)") }
+        let finished: FinishedResult?
+        do { finished = try FinishedResult.read(dest, label: dir) } catch { throw CLIError("run: \(error)") }
+        if o.addReplications != nil && opened != nil {
+            throw CLIError("run: \(partialURL.path) holds an unfinished run into \(dir); finish it first with `grouper-sim run --resume \(dir)`; nothing was written")
+        }
+        if opened == nil && PartialRun.exists(partialURL) {
+            throw CLIError("run: \(partialURL.path) is not a grouper-sim partial run (it holds files grouper-sim does not write); nothing was written")
+        }
+        var folder: FolderRun
+        if let opened {
+            folder = try resumed(opened.header, o, dir: dir, executor: executor)
+            folder.partial = opened.run
+            folder.reuse = reusable(opened.records + (sameRun(finished, opened.header)?.records ?? []))
+        } else if let finished {
+            guard let more = o.addReplications else {
+                io.out("nothing to resume: \(dir) is a finished run (\(finished.records.count) runs); `grouper-sim run --add-replications R \(dir)` adds R replications per point\n")
+                return .ok
+            }
+            folder = try extended(finished, by: more, o, dir: dir, executor: executor)
+        } else {
+            throw CLIError("run: \(dir) is not a grouper-sim run: neither an unfinished run (\(partialURL.lastPathComponent)) nor a result with a manifest.json; nothing was written")
+        }
+        do { _ = try OutputSafety.checkFolder(dir, option: o.resume != nil ? "--resume" : "--add-replications") } catch {
+            throw CLIError("run: \(error)")
+        }
+        let records = try runIntoFolder(folder, o, io: io, terminal: terminal)
+        // The replay lines name the options the runs used.
+        var used = o
+        used.engine = folder.engine
+        used.precision = folder.scenario.base.precision?.relativeCI95
+        used.replications = folder.scenario.base.precision == nil ? folder.scenario.base.replications : nil
+        return report(failures: records, scenario: folder.scenario, used, io: io) ? .checkerFailed : .ok
+    }
+
+    /// The scenario of an unfinished run, with the overrides it was started with.
+    static func resumed(_ h: PartialRun.Header, _ o: RunOptions, dir: String, executor: (any RunExecutor)?) throws -> FolderRun {
+        let loaded = try scenario(o.files.first, recorded: h.scenarioFile, hash: h.scenarioHash, dir: dir, mode: "--resume")
+        return FolderRun(scenario: h.applied(to: loaded), destination: dir, engine: h.engine, executor: executor ?? h.engine.executor)
+    }
+
+    /// A finished result with `more` replications per point; its records are reused.
+    static func extended(_ f: FinishedResult, by more: Int, _ o: RunOptions, dir: String, executor: (any RunExecutor)?) throws -> FolderRun {
+        guard let reps = f.replications else {
+            throw CLIError("run: \(dir) was run with a precision target, which decides each point's replications; "
+                + "--add-replications extends runs with a fixed count (run again with a smaller --precision into a new folder)")
+        }
+        guard reps + more <= 100_000 else { throw CLIError("run: --add-replications: \(reps) + \(more) replications exceed 100000") }
+        let loaded = try scenario(o.files.first, recorded: f.scenarioFile, hash: f.scenarioHash, dir: dir, mode: "--add-replications")
+        let scenario = loaded.overriding(seed: f.seed, replications: reps + more)
+        guard f.records.count == scenario.points.count * reps else {
+            throw CLIError("run: \(dir)/\(ResultSet.recordsFileName) holds \(f.records.count) runs, expected \(scenario.points.count) points × \(reps); run it again")
+        }
+        return FolderRun(scenario: scenario, destination: dir, engine: f.engine, executor: executor ?? f.engine.executor,
+                         reuse: reusable(f.records))
+    }
+
+    /// The finished result's records when it ran the same scenario, seed and engine as `h`
+    /// (an interrupted `--add-replications` extends it).
+    static func sameRun(_ f: FinishedResult?, _ h: PartialRun.Header) -> FinishedResult? {
+        guard let f, f.scenarioHash == h.scenarioHash, f.seed == h.seed, f.engine == h.engine, f.replications != nil,
+              h.replications != nil else { return nil }
+        return f
+    }
+
+    static func reusable(_ records: [RunRecord]) -> [RunKey: RunRecord] {
+        var out: [RunKey: RunRecord] = [:]
+        for r in records { out[RunKey(point: r.point, replication: r.replication)] = r }
+        return out
+    }
+
+    /// The scenario FILE (or the recorded built-in), refused when it is not the one `dir` ran.
+    static func scenario(_ file: String?, recorded: String, hash: UInt64, dir: String, mode: String) throws -> LoadedScenario {
+        let builtin = recorded.hasPrefix("builtin:") ? String(recorded.dropFirst(8)) : nil
+        guard let argument = file ?? builtin else {
+            throw CLIError("run: \(dir) was run from the scenario file \(recorded); give it: `grouper-sim run \(recorded) \(mode) …`")
+        }
+        let loaded: LoadedScenario
+        do { loaded = try ScenarioLoader.load(BuiltinScenarios.resolve(argument)) } catch {
+            throw CLIError("run: \(error.issues.map(\.description).joined(separator: "\n"))")
+        }
+        let now = StableHash.fnv1a64(bytes: loaded.source.bytes)
+        guard now == hash else {
+            throw CLIError("run: \(argument) is not the scenario \(dir) was run from (\(recorded), FNV-1a 64 \(StableHash.hex(hash)) in its manifest; "
+                + "this file's is \(StableHash.hex(now))): a changed scenario cannot continue earlier runs. Run it into a new folder; nothing was written")
+        }
+        return loaded
+    }
+}

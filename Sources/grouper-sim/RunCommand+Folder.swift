@@ -1,0 +1,97 @@
+import Scenarios
+import Foundation
+import SimKernel
+
+/// A `run` into a result folder: every run's record is kept in `<DIR>.partial/` as it
+/// finishes, DIR is written whole at the end, then the partial folder is removed.
+extension RunCommand {
+    /// How one scenario's runs go into its folder.
+    struct FolderRun {
+        var scenario: LoadedScenario
+        var destination: String
+        var engine: Engine
+        var executor: any RunExecutor
+        /// Records an earlier attempt kept (resume, extension), by (point, replication).
+        var reuse: [RunKey: RunRecord] = [:]
+        /// The partial folder to keep records in; nil: create one next to the destination.
+        var partial: PartialRun? = nil
+    }
+
+    /// Runs every run (fixed replications or a precision target), writes the result, removes
+    /// the partial folder; returns the records.
+    static func runIntoFolder(_ f: FolderRun, _ o: RunOptions, io: CLIOutput, terminal: Bool) throws -> [RunRecord] {
+        let plan = RunPlan(f.scenario, tracePath: o.trace, events: o.events)
+        for (option, given) in [("--trace", o.trace != nil), ("--events", o.events != nil)]
+        where given && (plan.runs.count != 1 || f.scenario.base.precision != nil) {
+            throw CLIError("run: \(option) needs exactly one run, \(f.scenario.base.name) has \(f.scenario.base.precision == nil ? "\(plan.runs.count)" : "a precision target and several"); add --point P --replication R")
+        }
+        let partial: PartialRun
+        do {
+            partial = try f.partial ?? PartialRun.create(at: PartialRun.folder(for: OutputSafety.resolved(f.destination)),
+                                                        header: PartialRun.Header(f.scenario, engine: f.engine))
+        } catch { throw CLIError("run: \(error)") }
+        let name = f.scenario.base.name
+        let bar = ProgressBar(label: name, style: ProgressBar.style(o.progress, terminal: terminal), io: io)
+        var session = RunSession(executor: f.executor, jobs: o.jobs)
+        session.reuse = f.reuse
+        let interrupt = Interruption.fromEnvironment()
+        session.keep = { r in
+            try partial.keep(r)
+            interrupt?.count()
+        }
+        session.progress = bar.update
+        if bar.enabled { session.partial = bar.updatePartial }
+        bar.begin(f.scenario.base.precision == nil ? plan.runs.count : f.scenario.points.count * f.scenario.base.precision!.minReplications)
+        let records: [RunRecord]
+        do {
+            if f.scenario.base.precision != nil {
+                records = PrecisionRunner.numbered(try PrecisionRunner.execute(plan, points: Array(f.scenario.points.indices), session: session))
+            } else {
+                records = try session.execute(plan.runs)
+            }
+        } catch {
+            bar.finish()
+            let kept = " (the runs that finished are kept in \(partial.url.path); `grouper-sim run --resume \(f.destination)` continues)"
+            throw CLIError("run: \(name): \(error)\(kept)", exitCode: error is RunFailure ? .internalError : .badInput)
+        }
+        bar.finish()
+        let result = ResultSet(scenario: f.scenario, records: records, engine: f.engine)
+        do { try OutputDirectory.write(result.files, to: f.destination) } catch let e as OutputDirectory.WriteError {
+            throw CLIError("run: \(e.description)")
+        }
+        partial.remove()
+        io.out(result.summaryMarkdown + "\nwrote \(f.destination)/ (\(records.count) runs, fingerprint \(StableHash.hex(result.fingerprint)))\n")
+        return records
+    }
+
+    /// A new run must not silently bypass an unfinished one into the same folder.
+    static func checkNoPartial(_ destination: String) throws {
+        let url = PartialRun.folder(for: OutputSafety.resolved(destination))
+        guard PartialRun.exists(url) else { return }
+        if (try? PartialRun.open(at: url)) != nil {
+            throw CLIError("run: \(url.path) holds an unfinished run into \(destination): continue it with "
+                + "`grouper-sim run [FILE] --resume \(destination)`, or remove \(url.path) to start again; nothing was written")
+        }
+        throw CLIError("run: \(url.path) exists and is not a grouper-sim partial run; grouper-sim keeps unfinished runs there, so move it away; nothing was written")
+    }
+}
+
+/// A test hook: with `GROUPER_SIM_TEST_INTERRUPT_AFTER=N` in the environment, the process
+/// ends (exit 130, as after Ctrl-C) right after keeping its N-th new record, writing nothing
+/// else, so tests can interrupt a run at a known point and `--resume` it in another process.
+final class Interruption: @unchecked Sendable {
+    static let variable = "GROUPER_SIM_TEST_INTERRUPT_AFTER"
+    private let lock = NSLock()
+    private let limit: Int
+    private var kept = 0
+    init(limit: Int) { self.limit = limit }
+
+    static func fromEnvironment() -> Interruption? {
+        ProcessInfo.processInfo.environment[variable].flatMap(Int.init).map(Interruption.init)
+    }
+
+    func count() {
+        lock.lock(); kept += 1; let stop = kept >= limit; lock.unlock()
+        if stop { exit(130) }
+    }
+}
