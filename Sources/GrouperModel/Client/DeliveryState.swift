@@ -45,14 +45,20 @@ public struct DeliveryState: Sendable {
         -> [DeliveryAction] {
         let checkDuplicates = !(variant == .asBuilt && asBuilt.noDuplicateCheck)
         if m.type.isNormal {
-            if checkDuplicates && hasNormal(m.sender, m.sequence) { return [.duplicate(m)] }
-            var actions: [DeliveryAction] = []
+            // One lookup of each per-sender map (the sender's id is hashed twice, not ~7 times).
             let last = highestContiguous(from: m.sender)
+            let got = above.isEmpty ? nil : above[m.sender]
+            if checkDuplicates && (m.sequence <= last || (got?.contains(m.sequence) ?? false)) { return [.duplicate(m)] }
+            var actions: [DeliveryAction] = []
             if variant.detectsGaps, m.sequence > last + 1,
                let ask = ask(m.sender, from: last + 1, to: m.sequence - 1, now: now, retry: resendRetry) {
                 actions.append(ask)
             }
-            record(m.sender, m.sequence)
+            if m.sequence == last + 1 && got == nil {
+                contiguous[m.sender] = m.sequence   // the next in order, nothing above: `record`'s result
+            } else {
+                record(m.sender, m.sequence)
+            }
             actions.append(.apply(m))
             return actions
         }

@@ -32,11 +32,13 @@ final class LatencyRecorder {
     /// Adds the latency of every update in `updates` (message ids), received now by one device.
     func record(_ updates: [String], on system: any DrivenSystem) {
         for id in updates {
-            if writtenAt[id] == nil {
+            var written = writtenAt[id]
+            if written == nil {
                 let writes = system.writes
                 while indexed < writes.count { writtenAt[writes[indexed].messageID] = writes[indexed].time; indexed += 1 }
+                written = writtenAt[id]
             }
-            guard let t = writtenAt[id], t >= since else { continue }
+            guard let t = written, t >= since else { continue }
             let latency = (system.now - t).seconds
             total += latency
             count += 1
