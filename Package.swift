@@ -3,6 +3,11 @@ import PackageDescription
 
 // Layers (STYLE.md §1): SimKernel ← GrouperModel ← Scenarios ← grouper-sim.
 // No package dependencies: toolchain only.
+
+// Release builds of the model skip run-time exclusivity checks (a run is single-threaded;
+// debug builds, which the tests use, keep them). They were ~7% of a protocol run's
+// instructions (docs/performance.md, "Per-event overheads").
+let uncheckedInRelease: [SwiftSetting] = [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
 let package = Package(
     name: "grouper-sim",
     products: [
@@ -14,8 +19,8 @@ let package = Package(
     dependencies: [],
     targets: [
         .target(name: "SimKernel"),
-        .target(name: "GrouperModel", dependencies: ["SimKernel"]),
-        .target(name: "Scenarios", dependencies: ["SimKernel", "GrouperModel"]),
+        .target(name: "GrouperModel", dependencies: ["SimKernel"], swiftSettings: uncheckedInRelease),
+        .target(name: "Scenarios", dependencies: ["SimKernel", "GrouperModel"], swiftSettings: uncheckedInRelease),
         .executableTarget(name: "grouper-sim", dependencies: ["Scenarios"]),
         .testTarget(
             name: "SimTests",

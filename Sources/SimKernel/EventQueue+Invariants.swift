@@ -17,14 +17,13 @@ extension EventQueue {
             let slot = Int(key.tag & Self.slotMask), seq = key.tag >> Self.slotBits
             guard slot < slots.count, !seen[slot] else { return "slot \(slot) missing or used twice" }
             seen[slot] = true
-            let state = slots[slot].seq
+            let state = slots.state(slot)
             if state == seq | Self.cancelledBit { cancelled += 1 } else if state != seq {
                 return "slot \(slot) holds seq \(state), heap expects \(seq)"
             }
         }
-        for free in freeSlots {
-            let slot = Int(free)
-            guard slot < slots.count, !seen[slot], slots[slot].seq == Self.freeMark else {
+        for slot in slots.freeList {
+            guard slot < slots.count, !seen[slot], EventSlab<Payload>.isFree(slots.state(slot)) else {
                 return "free slot \(slot) is in use or listed twice"
             }
             seen[slot] = true

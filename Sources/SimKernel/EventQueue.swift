@@ -39,10 +39,10 @@ public struct EventHandle: Hashable, Sendable {
 /// Layout: a 4-ary min-heap of 16-byte keys (`EventKey`) plus a slab of payload slots
 /// reused through a LIFO free list, so the heap moves only small keys and a steady
 /// state allocates nothing. Cancellation is O(1): the slot is marked cancelled and
-/// the key is discarded when it reaches the top (lazy deletion). A slot keeps its last
-/// payload until it is reused (bounded by the peak number of stored events): dropping
-/// it eagerly would need an Optional that makes every slot larger, which measured ~20%
-/// slower at 100k pending events.
+/// the key is discarded when it reaches the top (lazy deletion). A payload is moved into
+/// its slot on push and moved out on pop (`EventSlab`: uninitialized while the slot is
+/// free), so an event is never copied inside the queue and a popped event's payload is
+/// not kept alive by its old slot.
 ///
 /// Complexity: push O(log₄ n), popMin O(log₄ n) amortised (plus cancelled keys
 /// skipped), cancel O(1) for handles returned by `push`. Memory O(pending + cancelled
@@ -51,33 +51,24 @@ public struct EventHandle: Hashable, Sendable {
 /// Bounds (overflow is a precondition failure, documented in docs/kernel.md): at most
 /// `maxPending` (2²⁴ − 1 = 16,777,215) stored events, at most 2⁴⁰ pushes per queue.
 public struct EventQueue<Payload> {
-    @usableFromInline struct Slot {
-        /// Occupant's seq when live; `seq | cancelledBit` when cancelled; `freeMark` when free.
-        @usableFromInline var seq: UInt64
-        /// Kept (not reset) after the event runs or is cancelled, until the slot is reused.
-        @usableFromInline var payload: Payload
-        @inlinable init(seq: UInt64, payload: Payload) { self.seq = seq; self.payload = payload }
-    }
-
     @inlinable static var slotBits: UInt64 { 24 }
     @inlinable static var slotMask: UInt64 { (1 << slotBits) - 1 }
     @inlinable static var cancelledBit: UInt64 { 1 << 63 }
-    @inlinable static var freeMark: UInt64 { .max }
     /// Largest number of stored events (live + cancelled-but-unpopped).
     @inlinable public static var maxPending: Int { Int(slotMask) }
     /// Pushes allowed over the queue's lifetime.
     @inlinable public static var maxPushes: UInt64 { 1 << (64 - slotBits) }
 
     @usableFromInline var heap: EventKeyStorage
-    @usableFromInline var slots: ContiguousArray<Slot> = []
-    @usableFromInline var freeSlots: ContiguousArray<UInt32> = []
+    /// Payload slots and their free list; a used slot's state is its occupant's seq, or
+    /// `seq | cancelledBit` once cancelled.
+    @usableFromInline var slots: EventSlab<Payload>
     @usableFromInline var nextSeq: UInt64 = 0
     @usableFromInline var cancelledCount = 0
 
     public init(reservingCapacity capacity: Int = 1024) {
         heap = EventKeyStorage(capacity: capacity)
-        slots.reserveCapacity(capacity)
-        freeSlots.reserveCapacity(capacity)
+        slots = EventSlab(capacity: capacity)
     }
 
     /// Number of entries stored, including cancelled ones not yet popped.
@@ -89,21 +80,14 @@ public struct EventQueue<Payload> {
     @inlinable public var nextSequenceNumber: UInt64 { nextSeq }
 
     @inlinable @discardableResult
-    public mutating func push(_ payload: Payload, at time: SimTime) -> EventHandle {
+    public mutating func push(_ payload: consuming Payload, at time: SimTime) -> EventHandle {
         let seq = nextSeq
         precondition(seq < Self.maxPushes, "EventQueue: more than 2^40 events scheduled")
         nextSeq &+= 1
-        let slot: UInt32
-        if let reused = freeSlots.popLast() {
-            slot = reused
-            slots[Int(reused)] = Slot(seq: seq, payload: payload)
-        } else {
-            precondition(slots.count < Self.maxPending, "EventQueue: more than \(Self.maxPending) pending events")
-            slot = UInt32(truncatingIfNeeded: slots.count)
-            slots.append(Slot(seq: seq, payload: payload))
-        }
-        let key = EventKey(time: time.nanoseconds, tag: seq << Self.slotBits | UInt64(slot))
         makeHeapUnique()
+        precondition(slots.freeHead >= 0 || slots.count < Self.maxPending, "EventQueue: more than \(Self.maxPending) pending events")
+        let slot = UInt32(truncatingIfNeeded: slots.store(seq: seq, payload))
+        let key = EventKey(time: time.nanoseconds, tag: seq << Self.slotBits | UInt64(slot))
         heap.append(key)
         QuaternaryHeap.siftUp(key, from: heap.count &- 1, in: heap.buffer)
         return EventHandle(seq: seq, slot: slot)
@@ -118,8 +102,9 @@ public struct EventQueue<Payload> {
             guard let key = heap.buffer.first(where: { $0.tag >> Self.slotBits == handle.seq }) else { return false }
             slot = Int(key.tag & Self.slotMask)
         }
-        guard slot < slots.count, slots[slot].seq == handle.seq else { return false }
-        slots[slot].seq = handle.seq | Self.cancelledBit
+        guard slot < slots.count, slots.state(slot) == handle.seq else { return false }
+        makeHeapUnique()
+        slots.setState(slot, handle.seq | Self.cancelledBit)
         cancelledCount += 1
         return true
     }
@@ -137,29 +122,32 @@ public struct EventQueue<Payload> {
             let top = QuaternaryHeap.removeTop(from: heap.buffer)
             heap.count &-= 1
             let slot = Int(top.tag & Self.slotMask), seq = top.tag >> Self.slotBits
-            let live = slots[slot].seq == seq
-            slots[slot].seq = Self.freeMark
-            freeSlots.append(UInt32(truncatingIfNeeded: slot))
-            if live { return (SimTime(nanoseconds: top.time), EventHandle(seq: seq, slot: UInt32(slot)), slots[slot].payload) }
+            if slots.state(slot) == seq {
+                return (SimTime(nanoseconds: top.time), EventHandle(seq: seq, slot: UInt32(slot)), slots.take(slot))
+            }
+            slots.discard(slot)
             cancelledCount -= 1
         }
         return nil
     }
 
-    /// Copy-on-write: a copied queue gets its own keys before either copy mutates them.
+    /// Copy-on-write: a copied queue gets its own keys and slots before either copy mutates
+    /// them. The two are always replaced together, so the keys' uniqueness stands for both.
     @inlinable @inline(__always) mutating func makeHeapUnique() {
-        if !isKnownUniquelyReferenced(&heap) { heap = heap.copy() }
+        if !isKnownUniquelyReferenced(&heap) {
+            heap = heap.copy()
+            slots = slots.copy()
+        }
     }
 
     @inlinable mutating func dropCancelledTop() {
         makeHeapUnique()
         while heap.count > 0, case let top = heap.base[0],
-              slots[Int(top.tag & Self.slotMask)].seq != top.tag >> Self.slotBits {
+              slots.state(Int(top.tag & Self.slotMask)) != top.tag >> Self.slotBits {
             _ = QuaternaryHeap.removeTop(from: heap.buffer)
             heap.count &-= 1
             let slot = Int(top.tag & Self.slotMask)
-            slots[slot].seq = Self.freeMark
-            freeSlots.append(UInt32(truncatingIfNeeded: slot))
+            slots.discard(slot)
             cancelledCount -= 1
         }
     }

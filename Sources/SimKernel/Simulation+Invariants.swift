@@ -13,7 +13,7 @@ extension Simulation {
         }
         for key in keys {
             let slot = Int(key.tag & EventQueue<Delivery>.slotMask)
-            let target = queue.slots[slot].payload.target
+            let target = queue.slots.payload(slot).pointee.target
             if target.index < 0 || Int(target.index) >= components.count {
                 return "pending event targets unknown component \(target)"
             }

@@ -75,14 +75,14 @@ public final class Simulation<Event> {
     // MARK: Scheduling
 
     @inlinable @discardableResult
-    public func schedule(_ event: Event, to target: ComponentID, at time: SimTime) -> EventHandle {
+    public func schedule(_ event: consuming Event, to target: ComponentID, at time: SimTime) -> EventHandle {
         precondition(time >= now, "scheduling in the past (\(time) < now \(now))")
         precondition(Int(target.index) < components.count && target.index >= 0, "unknown component \(target)")
         return queue.push(Delivery(target: target, event: event), at: time)
     }
 
     @inlinable @discardableResult
-    public func schedule(_ event: Event, to target: ComponentID, after delay: SimDuration) -> EventHandle {
+    public func schedule(_ event: consuming Event, to target: ComponentID, after delay: SimDuration) -> EventHandle {
         precondition(delay.nanoseconds >= 0, "negative delay \(delay)")
         return schedule(event, to: target, at: now + delay)
     }

@@ -25,6 +25,9 @@ public struct DeliveryState: Sendable {
     public private(set) var contiguous: [String: Int] = [:]
     var above: [String: Set<Int>] = [:]
     var seenControl: Set<String> = []
+    /// Control message ids handled, as `MessageRegistry` id numbers, when the caller gives
+    /// them (one bit per id of the run instead of a set entry with its string per device).
+    var seenControlNumbers = IDBitset()
     var lastAsk: [String: (range: ClosedRange<Int>, at: SimTime)] = [:]
 
     public init() {}
@@ -34,24 +37,33 @@ public struct DeliveryState: Sendable {
 
     /// Handles one rebuilt message. `ownSequence` is this device's own highest sequence (used
     /// only by the as-built confirm bug). O(gap length) for the missing-range scan.
+    /// `idNumber`, when given, is the message id's dense number in the run (`MessageRegistry`):
+    /// control duplicates are then found by number, with the same outcome as by id.
     public mutating func handle(_ m: GrouperMessage, now: SimTime, variant: ProtocolVariant,
-                                asBuilt: AsBuiltSwitches, resendRetry: SimDuration, ownSequence: Int)
+                                asBuilt: AsBuiltSwitches, resendRetry: SimDuration, ownSequence: Int,
+                                idNumber: Int32? = nil)
         -> [DeliveryAction] {
         let checkDuplicates = !(variant == .asBuilt && asBuilt.noDuplicateCheck)
         if m.type.isNormal {
-            if checkDuplicates && hasNormal(m.sender, m.sequence) { return [.duplicate(m)] }
-            var actions: [DeliveryAction] = []
+            // One lookup of each per-sender map (the sender's id is hashed twice, not ~7 times).
             let last = highestContiguous(from: m.sender)
+            let got = above.isEmpty ? nil : above[m.sender]
+            if checkDuplicates && (m.sequence <= last || (got?.contains(m.sequence) ?? false)) { return [.duplicate(m)] }
+            var actions: [DeliveryAction] = []
             if variant.detectsGaps, m.sequence > last + 1,
                let ask = ask(m.sender, from: last + 1, to: m.sequence - 1, now: now, retry: resendRetry) {
                 actions.append(ask)
             }
-            record(m.sender, m.sequence)
+            if m.sequence == last + 1 && got == nil {
+                contiguous[m.sender] = m.sequence   // the next in order, nothing above: `record`'s result
+            } else {
+                record(m.sender, m.sequence)
+            }
             actions.append(.apply(m))
             return actions
         }
         if checkDuplicates {
-            guard seenControl.insert(m.messageID).inserted else { return [.duplicate(m)] }
+            guard firstSight(m.messageID, idNumber) else { return [.duplicate(m)] }
         }
         switch m.type {
         case .confirm:
@@ -67,6 +79,14 @@ public struct DeliveryState: Sendable {
         case .update, .delete:
             return [.none]
         }
+    }
+
+    /// Records a control message id; false if it was handled before.
+    private mutating func firstSight(_ id: String, _ number: Int32?) -> Bool {
+        guard let number else { return seenControl.insert(id).inserted }
+        if seenControlNumbers.contains(number) { return false }
+        seenControlNumbers.insert(number)
+        return true
     }
 
     func hasNormal(_ sender: String, _ seq: Int) -> Bool {

@@ -12,16 +12,16 @@ protocol DeviceContext {
     /// The current time.
     var now: SimTime { get }
     /// Hands `event` back to this device at `time` (work done on its CPU, a timer).
-    func schedule(_ event: GrouperEvent, at time: SimTime)
+    func schedule(_ event: consuming GrouperEvent, at time: SimTime)
     /// Hands `event` back to this device after `delay`.
-    func schedule(_ event: GrouperEvent, after delay: SimDuration)
+    func schedule(_ event: consuming GrouperEvent, after delay: SimDuration)
     /// Reserves this device's CPU for `work` (costed by the caller from `DeviceProfile`) and
     /// returns when it is done. The context owns the CPU: the simulator queues work on one
     /// core per device (`CPUModel`); a test can make work instant, slow, or anything it likes.
     func useCPU(_ work: SimDuration) -> SimTime
     /// Sends `request` (`bytes` on the wire) to server `server`. Its outcome comes back to this
     /// device as `.response` (or `.timeout`) with the request's id.
-    func send(_ request: ServerRequest, bytes: Int, to server: Int)
+    func send(_ request: consuming ServerRequest, bytes: Int, to server: Int)
     /// The context of another device, for the one face-to-face step: an invitation hands the
     /// invitee its keys and the held messages directly.
     func peer(_ device: Int) -> Self

@@ -128,11 +128,16 @@ extension DeviceNode {
     func readyCandidates(_ asBuiltJoin: Bool) -> [String] {
         defer { touched.removeAll(keepingCapacity: true) }
         if asBuiltJoin || !config.compactState { return partial.keys.sorted() }
-        var ids = touched
-        ids.sort()
         var out: [String] = []
-        out.reserveCapacity(ids.count)
-        for id in ids where out.last != id { out.append(id) }
+        out.reserveCapacity(touched.count)
+        if touched.count <= 32 {
+            // Each id comes once per server that gave a share: drop repeats (usually the very
+            // same string storage, so a pointer check) before sorting the few distinct ids.
+            for id in touched where !out.contains(id) { out.append(id) }
+            out.sort()
+        } else {
+            for id in touched.sorted() where out.last != id { out.append(id) }
+        }
         return out
     }
 

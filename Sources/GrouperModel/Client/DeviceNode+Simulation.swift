@@ -4,16 +4,16 @@ import SimKernel
 /// and the server components. The only place in `Client/` that touches `Simulation`.
 struct SimulatedDevice: DeviceContext {
     let sim: Simulation<GrouperEvent>
-    unowned let world: World
+    unowned(unsafe) let world: World
     let device: Int
 
     var now: SimTime { sim.now }
 
-    func schedule(_ event: GrouperEvent, at time: SimTime) {
+    func schedule(_ event: consuming GrouperEvent, at time: SimTime) {
         sim.schedule(event, to: world.deviceComponents[device], at: time)
     }
 
-    func schedule(_ event: GrouperEvent, after delay: SimDuration) {
+    func schedule(_ event: consuming GrouperEvent, after delay: SimDuration) {
         sim.schedule(event, to: world.deviceComponents[device], after: delay)
     }
 
@@ -21,7 +21,7 @@ struct SimulatedDevice: DeviceContext {
 
     /// The request reaches the server when the network model says; the request timeout is
     /// delivered by the server side when it applies (see `ServerNode.serve`).
-    func send(_ request: ServerRequest, bytes: Int, to server: Int) {
+    func send(_ request: consuming ServerRequest, bytes: Int, to server: Int) {
         let arrival = world.network.requestArrival(device: device, server: server, bytes: bytes, at: request.sentAt)
         sim.schedule(.request(request), to: world.serverComponents[server], at: arrival)
     }

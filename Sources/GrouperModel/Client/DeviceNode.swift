@@ -28,7 +28,7 @@ final class DeviceNode: SimComponent {
     typealias Event = GrouperEvent
     let name: String
     let index: Int
-    unowned let world: World
+    unowned(unsafe) let world: World
     var rng: Xoshiro256StarStar
     var node: String { world.nodeIDs[index] }
     var config: SystemConfig { world.config }

@@ -23,6 +23,8 @@ struct SeenShareIDs: Sendable {
     /// The kept ids, ascending.
     var ids: [Int] { Array(store[head...]) }
     var count: Int { store.count - head }
+    /// Bytes of storage, dead front and spare capacity included (`RetainedState`).
+    var capacityBytes: Int { store.capacity * 8 }
 
     /// The ids of `listed` (ascending) not downloaded yet, in order; forgets seen ids below
     /// `listed.first` (all of them when the list is empty).
@@ -37,7 +39,7 @@ struct SeenShareIDs: Sendable {
         dropFront(below: first)
         if exact, let c = checked, catchUp(from: c, to: listed) {
             let tail = store.last.map { listed.upperBound($0) } ?? 0
-            if tail == count { return Array(listed[tail...]) }
+            if tail == count { return listed.ids(from: tail) }
         }
         var out: [Int] = [], kept: [Int] = []
         var s = head
@@ -66,7 +68,7 @@ struct SeenShareIDs: Sendable {
     }
 
     private mutating func dropFront(below first: Int) {
-        head = lowerBound(first)
+        head = lowerBound(first, gallopFrom: head)
         if head >= 64 && head * 2 >= store.count {
             store.removeFirst(head)
             head = 0
@@ -80,7 +82,7 @@ struct SeenShareIDs: Sendable {
             if i < store.count && store[i] == id { return }
             store.insert(id, at: i)
         } else {
-            store.append(id)
+            store.append(id, liveFrom: &head)
         }
     }
 
@@ -90,9 +92,16 @@ struct SeenShareIDs: Sendable {
         if i < store.count && store[i] == id { store.remove(at: i) }
     }
 
-    /// First index (≥ head) whose id is ≥ `id`.
-    private func lowerBound(_ id: Int) -> Int {
-        var lo = head, hi = store.count
+    /// First index (≥ head) whose id is ≥ `id`. With `gallopFrom` (≤ the answer) the search
+    /// starts there with doubling steps, so an answer near it (a list whose front barely moved
+    /// since the last round) costs a few probes instead of a binary search of the whole array.
+    private func lowerBound(_ id: Int, gallopFrom start: Int? = nil) -> Int {
+        var lo = start ?? head, hi = store.count
+        if start != nil {
+            var step = 1
+            while lo + step <= store.count && store[lo + step - 1] < id { lo += step; step *= 2 }
+            hi = min(lo + step, store.count)
+        }
         while lo < hi {
             let mid = (lo + hi) / 2
             if store[mid] < id { lo = mid + 1 } else { hi = mid }

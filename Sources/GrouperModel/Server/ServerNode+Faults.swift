@@ -19,7 +19,7 @@ extension ServerNode {
         let replaced = sharesBeingReplaced(r), firstID = server.nextShareID
         let result = server.handle(r, now: now)
         if let replaced, case .success = result { rememberStale(replaced, firstID: firstID) }
-        return misbehave(result)
+        return misbehaviours.isEmpty ? result : misbehave(result)
     }
 
     /// Whether a share is hit by a behaviour active on `fraction` of the shares: a pure

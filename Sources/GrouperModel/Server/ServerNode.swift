@@ -6,7 +6,7 @@ final class ServerNode: SimComponent {
     typealias Event = GrouperEvent
     let name: String
     let index: Int
-    unowned let world: World
+    unowned(unsafe) let world: World
     var server: UntrustedServer
     public private(set) var state: ServerState = .up
     /// Off only in checker canaries: a server that never sweeps must be caught by the TTL checker.

@@ -29,15 +29,22 @@ public struct ShareIDList: RandomAccessCollection, Equatable, Sendable, Expressi
     public var endIndex: Int { range.count }
     public subscript(i: Int) -> Int { storage[range.lowerBound + i] }
 
-    /// First position whose id is greater than `id`. O(log n).
+    /// First position whose id is greater than `id`. O(log n); searched from the end by
+    /// doubling steps, so an answer near the end (a receiver's newest kept id: only a few ids
+    /// were added since) costs a few probes.
     func upperBound(_ id: Int) -> Int {
-        var lo = 0, hi = count
+        var hi = count, step = 1
+        while hi - step >= 0 && self[hi - step] > id { hi -= step; step *= 2 }
+        var lo = Swift.max(hi - step, 0)
         while lo < hi {
             let mid = (lo + hi) / 2
             if self[mid] <= id { lo = mid + 1 } else { hi = mid }
         }
         return lo
     }
+
+    /// The ids from position `i` on, as an array (one block copy).
+    func ids(from i: Int) -> [Int] { Array(storage[(range.lowerBound + i)..<range.upperBound]) }
 
     public static func == (a: ShareIDList, b: ShareIDList) -> Bool { a.elementsEqual(b) }
 }

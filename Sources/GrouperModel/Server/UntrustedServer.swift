@@ -11,7 +11,7 @@ public struct UntrustedServer: Sendable {
     /// What one stored share is keyed by (the published server: by message id).
     public let keying: ShareKeying
     public internal(set) var groups: [GroupEntity] = []
-    public internal(set) var users: [UserEntity] = []
+    public internal(set) var users: [UserEntity] = [] { didSet { pushTargets.removeAll() } }
     /// Sorted by `id` (ids only grow).
     public internal(set) var shares: [ShareEntity] = []
     var groupByID: [String: Int] = [:]
@@ -27,6 +27,11 @@ public struct UntrustedServer: Sendable {
     /// Every share was stored no earlier than the one before it (puts store at `now`), so
     /// the first share is the oldest.
     var saveTimesAscend = true
+    /// Each device's last resolved (group id, key) (`UntrustedServer+Lookup.swift`).
+    var senderMemo = RequestSenderMemo()
+    /// Per group: its members with a device token, by node id (`UntrustedServer+Lookup.swift`);
+    /// emptied whenever `users` changes.
+    var pushTargets: [Int: [(node: String, user: Int)]] = [:]
 
     /// `receiver` is the unicast receiver's user index under `.perReceiver`, nil otherwise.
     struct ShareKey: Hashable { var group: Int; var messageID: String; var receiver: Int? = nil }
@@ -40,9 +45,8 @@ public struct UntrustedServer: Sendable {
         if case .groupRegister(let gid, let name, let owner) = request.call {
             return register(groupID: gid, name: name, ownerNode: owner, now: now)
         }
-        guard let g = groupByID[request.groupID] else { return .failure(.unknownGroup(request.groupID)) }
+        guard let (g, user) = resolveSender(request) else { return .failure(.unknownGroup(request.groupID)) }
         let isMaster = request.key == groups[g].masterKey
-        let user = userByKey[request.key].flatMap { users[$0].group == g ? $0 : nil }
         switch request.call {
         case .groupRegister: return .failure(.invalidParameters("unreachable"))
         case .groupInfo:
@@ -121,11 +125,11 @@ public struct UntrustedServer: Sendable {
                          ownerNode: e.owner.map { users[$0].node } ?? "")
     }
 
-    func notify(_ g: Int, from u: Int, receiver: String) -> Result<ServerReply, ServerError> {
-        let members = users.indices.filter { users[$0].group == g && $0 != u }
+    mutating func notify(_ g: Int, from u: Int, receiver: String) -> Result<ServerReply, ServerError> {
         if receiver == GrouperMessage.multicast {
-            return .success(.notified(members.filter { users[$0].deviceToken != nil }.map { users[$0].node }.sorted()))
+            return .success(.notified(pushTargets(group: g).compactMap { $0.user == u ? nil : $0.node }))
         }
+        let members = users.indices.filter { users[$0].group == g && $0 != u }
         guard let r = members.first(where: { users[$0].node == receiver }) else {
             return .failure(.unknownReceiver(receiver))
         }

@@ -45,7 +45,8 @@ public struct NewestVersionWinsStore: SyncPlugin {
 
     public func marshall(objectID: String, size: Int, updater: String, time: Int64) -> String {
         // Deterministic filler so the size is exact and the content is tied to its write.
-        let filler = String(repeating: "x", count: max(0, size))
+        // Built from bytes: `String(repeating:count:)` appends one character at a time.
+        let filler = String(decoding: [UInt8](repeating: UInt8(ascii: "x"), count: max(0, size)), as: UTF8.self)
         return "{\"id\":\"\(objectID)\",\"payload\":\"\(filler)\",\"update_at\":\(time),\"updater\":\"\(updater)\"}"
     }
 

@@ -19,7 +19,7 @@ protocol DrivenSystem: AnyObject {
 
 extension GrouperSystem: DrivenSystem {
     func onUpdatesDelivered(device: Int, _ callback: @escaping ([String]) -> Void) {
-        onReceive(device: device) { _, messages in callback(messages.filter { $0.type == .update }.map(\.messageID)) }
+        onReceive(device: device) { _, messages in callback(messages.compactMap { $0.type == .update ? $0.messageID : nil }) }
     }
 }
 

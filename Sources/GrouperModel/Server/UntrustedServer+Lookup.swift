@@ -1,0 +1,59 @@
+/// Who a request is from, without hashing its group id and key on every call; whom a
+/// multicast notification goes to, without sorting the members on every call.
+///
+/// `handle` resolves a request's group id to a group and its key to a member of that group
+/// through two string-keyed dictionaries. Both only grow (groups and users are never removed,
+/// a user's group never changes), so a resolution that found a member stays true for that
+/// exact (group id, key) pair forever. Each sending device's last such resolution is kept and
+/// reused when its next request carries equal strings (usually the very same storage, so the
+/// comparison is a pointer check). Requests that resolve to no member are never memoized, so
+/// every answer is the dictionaries' answer.
+struct RequestSenderMemo: Sendable {
+    struct Entry: Sendable {
+        var groupID: String
+        var key: String
+        var group: Int
+        var user: Int
+    }
+
+    private var byDevice: [Entry?] = []
+    static let maxDevices = 1 << 16
+
+    func lookup(device: Int, groupID: String, key: String) -> (group: Int, user: Int)? {
+        guard device >= 0 && device < byDevice.count, let e = byDevice[device],
+              e.key == key, e.groupID == groupID else { return nil }
+        return (e.group, e.user)
+    }
+
+    mutating func remember(device: Int, groupID: String, key: String, group: Int, user: Int) {
+        guard device >= 0 && device < Self.maxDevices else { return }
+        if device >= byDevice.count { byDevice.append(contentsOf: repeatElement(nil, count: device + 1 - byDevice.count)) }
+        byDevice[device] = Entry(groupID: groupID, key: key, group: group, user: user)
+    }
+}
+
+extension UntrustedServer {
+    /// The group of `request.groupID` and the member whose access key is `request.key` (nil:
+    /// not a member of that group), as `groupByID` and `userByKey` give them.
+    mutating func resolveSender(_ request: ServerRequest) -> (group: Int, user: Int?)? {
+        if let hit = senderMemo.lookup(device: request.device, groupID: request.groupID, key: request.key) {
+            return (hit.group, hit.user)
+        }
+        guard let g = groupByID[request.groupID] else { return nil }
+        let user = userByKey[request.key].flatMap { users[$0].group == g ? $0 : nil }
+        if let user { senderMemo.remember(device: request.device, groupID: request.groupID, key: request.key, group: g, user: user) }
+        return (g, user)
+    }
+}
+
+extension UntrustedServer {
+    /// The members of group `g` with a device token, sorted by node id: whom a multicast
+    /// `user/notify` pushes (minus the caller). Kept until `users` changes.
+    mutating func pushTargets(group g: Int) -> [(node: String, user: Int)] {
+        if let t = pushTargets[g] { return t }
+        let t = users.indices.filter { users[$0].group == g && users[$0].deviceToken != nil }
+            .map { (node: users[$0].node, user: $0) }.sorted { $0.node < $1.node }
+        pushTargets[g] = t
+        return t
+    }
+}

@@ -1,0 +1,132 @@
+/// The payload slots of an `EventQueue`: per slot an 8-byte state word and, while the slot
+/// is in use, its payload, side by side in one allocation (one cache line per event at
+/// large N), so a payload is moved in on push and moved out on pop: no copy of the event,
+/// no retain/release of what it carries. Free slots form a LIFO list threaded through
+/// their state words (the slot freed by a pop is the one the next push reuses), so taking
+/// and returning a slot touches no other array.
+///
+/// Audit notes: slot `i`'s state is at `base + i·stride`, its payload at `+ payloadOffset`.
+/// A state is a live event's seq (< 2⁴⁰), `seq | cancelledBit`, or `freeTag | (next + 1)`
+/// for a free slot whose successor on the free list is `next` (−1: none). A payload is
+/// initialized exactly while its slot is not free: `fill` initializes it, `take` moves it
+/// out and `discard` destroys it as they free the slot. `count ≤ capacity`; slots
+/// `count…` are untouched. `copy()` gives `EventQueue` its copy-on-write value semantics;
+/// `deinit` destroys the payloads still held. Only `EventQueue` touches this type.
+@usableFromInline final class EventSlab<Payload> {
+    @exclusivity(unchecked) @usableFromInline var base: UnsafeMutableRawPointer
+    @exclusivity(unchecked) @usableFromInline var count: Int = 0
+    @exclusivity(unchecked) @usableFromInline var capacity: Int
+    /// First slot on the free list (−1: none).
+    @exclusivity(unchecked) @usableFromInline var freeHead: Int = -1
+
+    @inlinable static var freeTag: UInt64 { 1 << 62 }
+    @inlinable static var payloadOffset: Int {
+        let a = MemoryLayout<Payload>.alignment
+        return (MemoryLayout<UInt64>.size + a - 1) / a * a
+    }
+    @inlinable static var alignment: Int { Swift.max(MemoryLayout<Payload>.alignment, MemoryLayout<UInt64>.alignment) }
+    @inlinable static var stride: Int {
+        (payloadOffset + MemoryLayout<Payload>.size + alignment - 1) / alignment * alignment
+    }
+
+    @usableFromInline init(capacity: Int) {
+        self.capacity = Swift.max(capacity, 16)
+        base = UnsafeMutableRawPointer.allocate(byteCount: self.capacity * Self.stride, alignment: Self.alignment)
+    }
+
+    deinit {
+        for i in 0..<count where !Self.isFree(state(i)) { payload(i).deinitialize(count: 1) }
+        base.deallocate()
+    }
+
+    @inlinable @inline(__always) static func isFree(_ state: UInt64) -> Bool { state & freeTag != 0 }
+
+    /// Slot `i`'s state word.
+    @inlinable @inline(__always) func state(_ i: Int) -> UInt64 {
+        (base + i &* Self.stride).assumingMemoryBound(to: UInt64.self).pointee
+    }
+
+    @inlinable @inline(__always) func setState(_ i: Int, _ s: UInt64) {
+        (base + i &* Self.stride).assumingMemoryBound(to: UInt64.self).pointee = s
+    }
+
+    @inlinable @inline(__always) func payload(_ i: Int) -> UnsafeMutablePointer<Payload> {
+        (base + i &* Self.stride + Self.payloadOffset).assumingMemoryBound(to: Payload.self)
+    }
+
+    /// Takes the most recently freed slot, or appends a new one; fills it with `payload`
+    /// under state `seq` and returns its index.
+    @inlinable @inline(__always) func store(seq: UInt64, _ payload: consuming Payload) -> Int {
+        let i: Int
+        if freeHead >= 0 {
+            i = freeHead
+            freeHead = Int(truncatingIfNeeded: state(i) & ~Self.freeTag) &- 1
+            setState(i, seq)
+        } else {
+            if count == capacity { grow() }
+            i = count
+            count &+= 1
+            (base + i &* Self.stride).initializeMemory(as: UInt64.self, repeating: seq, count: 1)
+        }
+        (base + i &* Self.stride + Self.payloadOffset).initializeMemory(as: Payload.self, to: payload)
+        return i
+    }
+
+    /// Frees slot `i` and returns its payload (moved out).
+    @inlinable @inline(__always) func take(_ i: Int) -> Payload {
+        free(i)
+        return payload(i).move()
+    }
+
+    /// Frees slot `i` and destroys its payload.
+    @inlinable @inline(__always) func discard(_ i: Int) {
+        free(i)
+        payload(i).deinitialize(count: 1)
+    }
+
+    @inlinable @inline(__always) func free(_ i: Int) {
+        setState(i, Self.freeTag | UInt64(truncatingIfNeeded: freeHead &+ 1))
+        freeHead = i
+    }
+
+    /// The free slots, most recently freed first.
+    var freeList: [Int] {
+        var out: [Int] = [], i = freeHead
+        while i >= 0 && out.count <= count {
+            out.append(i)
+            i = Int(truncatingIfNeeded: state(i) & ~Self.freeTag) - 1
+        }
+        return out
+    }
+
+    @usableFromInline func grow() {
+        let bigger = UnsafeMutableRawPointer.allocate(byteCount: capacity * 2 * Self.stride, alignment: Self.alignment)
+        relocate(into: bigger, moving: true)
+        base.deallocate()
+        base = bigger
+        capacity *= 2
+    }
+
+    /// A new slab with the same states and free list and copies of the payloads (for
+    /// copy-on-write).
+    @usableFromInline func copy() -> EventSlab {
+        let c = EventSlab(capacity: capacity)
+        relocate(into: c.base, moving: false)
+        c.count = count
+        c.freeHead = freeHead
+        return c
+    }
+
+    /// Writes every used slot's state and payload into `target` (same layout), moving or
+    /// copying the payloads.
+    func relocate(into target: UnsafeMutableRawPointer, moving: Bool) {
+        for i in 0..<count {
+            let s = state(i)
+            (target + i * Self.stride).initializeMemory(as: UInt64.self, repeating: s, count: 1)
+            guard !Self.isFree(s) else { continue }
+            let to = target + i * Self.stride + Self.payloadOffset
+            if moving { to.initializeMemory(as: Payload.self, to: payload(i).move()) }
+            else { to.initializeMemory(as: Payload.self, to: payload(i).pointee) }
+        }
+    }
+}
