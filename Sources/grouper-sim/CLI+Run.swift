@@ -124,8 +124,9 @@ extension GrouperCLI {
               --precision X      replications per point in batches until each metric's 95%
                                  interval is within ±X of its mean (0 < X < 1; see the
                                  scenario's "precision" block); not with --replications
-              --resume DIR       continue the unfinished run into DIR from the runs kept in
-                                 DIR.partial/ (FILE only needed if it is not a built-in)
+              --resume DIR       continue the unfinished run (or --shard slice) into DIR from
+                                 the runs kept in DIR.partial/ (FILE only needed if it is
+                                 not a built-in)
               --add-replications R DIR
                                  extend the finished result DIR by R replications per point,
                                  reusing its runs; both equal one run with the final count
@@ -184,6 +185,12 @@ public enum RunCommand {
                 failed = report(failures: records, scenario: scenario, o, io: io) || failed
                 continue
             }
+            if o.point == nil {
+                let records = try runShardIntoFolder(shardRun(scenario, o, executor: exec, multiple: loaded.count > 1), o,
+                                                     io: io, terminal: terminal)
+                failed = report(failures: records, scenario: scenario, o, io: io) || failed
+                continue
+            }
             let plan = RunPlan(scenario, tracePath: o.trace, events: o.events)
             let runs = try select(plan, o)
             for (option, given) in [("--trace", o.trace != nil), ("--events", o.events != nil)] where given && runs.count != 1 {
@@ -193,12 +200,8 @@ public enum RunCommand {
             bar.begin(runs.count)
             let records: [RunRecord]
             do {
-                if let (i, n) = o.shard, scenario.base.precision != nil {
-                    records = try PrecisionShard.records(plan, shard: i, of: n, session: RunSession(executor: exec, jobs: o.jobs))
-                } else {
-                    records = try ParallelRunner.execute(runs, executor: exec, jobs: o.jobs, progress: bar.update,
-                                                         partial: bar.enabled ? bar.updatePartial : nil)
-                }
+                records = try ParallelRunner.execute(runs, executor: exec, jobs: o.jobs, progress: bar.update,
+                                                     partial: bar.enabled ? bar.updatePartial : nil)
             } catch {
                 bar.finish()
                 throw CLIError("run: \(scenario.base.name): \(error)", exitCode: error is RunFailure ? .internalError : .badInput)
@@ -236,7 +239,7 @@ public enum RunCommand {
             guard o.point == nil else { return }
             for s in loaded { _ = try OutputSafety.checkFolder(outputFolder(s, o, multiple: loaded.count > 1), option: "--out") }
         } catch let e as OutputDirectory.WriteError { throw CLIError("run: \(e.description)") }
-        if o.shard == nil { for s in loaded { try checkNoPartial(outputFolder(s, o, multiple: loaded.count > 1)) } }
+        for s in loaded { try checkNoPartial(outputFolder(s, o, multiple: loaded.count > 1)) }
     }
 
     static func select(_ plan: RunPlan, _ o: RunOptions) throws -> [ResolvedRun] {
@@ -269,13 +272,6 @@ public enum RunCommand {
             return
         }
         do {
-            if let (i, n) = o.shard {
-                let shard = ShardFile(shard: i, of: n, source: s.source, seed: o.seed, replications: o.replications, records: records,
-                                      engine: o.engine, precision: o.precision)
-                try OutputDirectory.write([(ShardFile.fileName, shard.render())], to: dir)
-                io.out("wrote \(dir)/\(ShardFile.fileName) (shard \(i) of \(n): \(records.count) runs)\n")
-                return
-            }
             let result = ResultSet(scenario: s, records: records, engine: o.engine)
             try OutputDirectory.write(result.files, to: dir)
             io.out(result.summaryMarkdown + "\nwrote \(dir)/ (\(records.count) runs, fingerprint \(StableHash.hex(result.fingerprint)))\n")

@@ -12,6 +12,9 @@ extension RunCommand {
         let partialURL = PartialRun.folder(for: dest)
         let opened: (run: PartialRun, header: PartialRun.Header, records: [RunRecord])?
         do { opened = try PartialRun.open(at: partialURL) } catch { throw CLIError("run: \(error)") }
+        if let opened, opened.header.shard != nil {
+            return try resumeShard(opened, o, dir: dir, executor: executor, io: io, terminal: terminal)
+        }
         let finished: FinishedResult?
         do { finished = try FinishedResult.read(dest, label: dir) } catch { throw CLIError("run: \(error)") }
         if o.addReplications != nil && opened != nil {
@@ -31,6 +34,12 @@ extension RunCommand {
                 return .ok
             }
             folder = try extended(finished, by: more, o, dir: dir, executor: executor)
+        } else if opened == nil && isFinishedShard(dest) {
+            guard o.addReplications == nil else {
+                throw CLIError("run: \(dir) is a shard; merge the shards (`grouper-sim merge …`), then extend the merged folder with --add-replications; nothing was written")
+            }
+            io.out("nothing to resume: \(dir) is a finished shard (\(ShardFile.fileName))\n")
+            return .ok
         } else {
             throw CLIError("run: \(dir) is not a grouper-sim run: neither an unfinished run (\(partialURL.lastPathComponent)) nor a result with a manifest.json; nothing was written")
         }

@@ -12,7 +12,7 @@ extension PartialRun.Header {
             ("seed", ResultSet.integer(seed)),
             ("replications", replications.map(ScenarioSpec.int) ?? .null),
             ("precision_relative_ci95", precision.map { .number($0, text: "\($0)") } ?? .null),
-        ])
+        ] + (shard.map { [("shard", $0.json)] } ?? []))
     }
 
     /// Reads a header; nil when `root` is not one.
@@ -29,6 +29,43 @@ extension PartialRun.Header {
         guard (reps == nil) != (precision == nil) else { return nil }
         self.init(engine: engine, scenarioFile: file, scenarioBytes: bytes, scenarioHash: h, seed: seed,
                   replications: reps, precision: precision)
+        if let v = root["shard"] {
+            guard let slice = PartialRun.Shard(json: v) else { return nil }
+            shard = slice
+        }
+    }
+}
+
+extension PartialRun.Shard {
+    var json: JSONValue {
+        .object([
+            ("index", ScenarioSpec.int(index)), ("of", ScenarioSpec.int(count)),
+            ("seed_override", seedOverride.map(ResultSet.integer) ?? .null),
+            ("replications_override", replicationsOverride.map(ScenarioSpec.int) ?? .null),
+            ("precision_override", precisionOverride.map { .number($0, text: "\($0)") } ?? .null),
+        ])
+    }
+
+    init?(json v: JSONValue) {
+        guard let index = RecordJSON.int(v["index"]), let count = RecordJSON.int(v["of"]), 1 <= index, index <= count else { return nil }
+        var seed: UInt64? = nil, precision: Double? = nil
+        switch v["seed_override"] {
+        case .number(_, let t)?: guard let s = UInt64(t) else { return nil }; seed = s
+        case .null?: break
+        default: return nil
+        }
+        switch v["precision_override"] {
+        case .number(_, let t)?: guard let p = Double(t) else { return nil }; precision = p
+        case .null?: break
+        default: return nil
+        }
+        let reps: Int?
+        switch v["replications_override"] {
+        case .null?: reps = nil
+        case let r?: guard let n = RecordJSON.int(r) else { return nil }; reps = n
+        case nil: return nil
+        }
+        self.init(index: index, count: count, seedOverride: seed, replicationsOverride: reps, precisionOverride: precision)
     }
 }
 

@@ -23,6 +23,8 @@ public struct PartialRun: Sendable {
         public var replications: Int?
         /// The precision target's relative half-width (nil with fixed replications).
         public var precision: Double?
+        /// A `--shard i/N` run: which slice, and the overrides its `shard.json` records.
+        public var shard: Shard? = nil
 
         /// The header of `scenario` (overrides applied) run by `engine`.
         public init(_ scenario: LoadedScenario, engine: Engine) {
@@ -44,6 +46,22 @@ public struct PartialRun: Sendable {
         /// `scenario` loaded from its file, with the overrides this run used.
         public func applied(to scenario: LoadedScenario) -> LoadedScenario {
             scenario.overriding(seed: seed, replications: replications, precision: precision)
+        }
+    }
+
+    /// The slice of a `--shard i/N` run and the command-line overrides it was given (a
+    /// resumed shard writes the same `shard.json` as an uninterrupted one, and `merge`
+    /// compares the overrides).
+    public struct Shard: Equatable, Sendable {
+        public var index: Int
+        public var count: Int
+        public var seedOverride: UInt64?
+        public var replicationsOverride: Int?
+        public var precisionOverride: Double?
+
+        public init(index: Int, count: Int, seedOverride: UInt64?, replicationsOverride: Int?, precisionOverride: Double?) {
+            self.index = index; self.count = count; self.seedOverride = seedOverride
+            self.replicationsOverride = replicationsOverride; self.precisionOverride = precisionOverride
         }
     }
 

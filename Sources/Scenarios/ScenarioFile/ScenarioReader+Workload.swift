@@ -97,7 +97,8 @@ extension ScenarioReader {
                 }
             }
         }
-        let writes = o.optional("writes").map { readWrites($0, devices: devices, objects: objects, size: size, duration: duration) }
+        let writes = o.optional("writes").map { readWrites($0, devices: devices, objects: objects, size: size, duration: duration,
+                                                                         chunking: chunking ?? nil) }
         guard sink.count == before, let writers, let objects, let size,
               update != .some(nil), delete != .some(nil), writes != .some(nil), chunking != .some(nil) else { return nil }
         return WorkloadSpec(writers: writers, update: update ?? nil, delete: delete ?? nil, objects: objects, objectSize: size,

@@ -1,0 +1,100 @@
+import Scenarios
+import Foundation
+import SimKernel
+
+/// `run --shard i/N` into a folder: like a whole run, every finished run's record is kept in
+/// `<DIR>.partial/` as it completes, so `run [FILE] --resume DIR` continues an interrupted
+/// shard; `shard.json` is written whole at the end and the partial folder removed. A resumed
+/// shard writes the same bytes as an uninterrupted one.
+extension RunCommand {
+    struct ShardRun {
+        var scenario: LoadedScenario
+        var slice: PartialRun.Shard
+        var destination: String
+        var engine: Engine
+        var executor: any RunExecutor
+        var reuse: [RunKey: RunRecord] = [:]
+        var partial: PartialRun? = nil
+    }
+
+    static func shardRun(_ scenario: LoadedScenario, _ o: RunOptions, executor: any RunExecutor, multiple: Bool) -> ShardRun {
+        let (i, n) = o.shard!
+        return ShardRun(scenario: scenario,
+                        slice: PartialRun.Shard(index: i, count: n, seedOverride: o.seed, replicationsOverride: o.replications,
+                                                precisionOverride: o.precision),
+                        destination: outputFolder(scenario, o, multiple: multiple), engine: o.engine, executor: executor)
+    }
+
+    /// Runs the slice (reusing kept records), writes `shard.json`, removes the partial folder.
+    static func runShardIntoFolder(_ f: ShardRun, _ o: RunOptions, io: CLIOutput, terminal: Bool) throws -> [RunRecord] {
+        let plan = RunPlan(f.scenario, tracePath: o.trace, events: o.events)
+        let (i, n) = (f.slice.index, f.slice.count)
+        let runs = plan.shard(i, of: n)
+        let precise = f.scenario.base.precision != nil
+        for (option, given) in [("--trace", o.trace != nil), ("--events", o.events != nil)] where given && (runs.count != 1 || precise) {
+            throw CLIError("run: \(option) needs exactly one run, \(f.scenario.base.name) has \(runs.count); add --point P --replication R")
+        }
+        let partial: PartialRun
+        do {
+            var header = PartialRun.Header(f.scenario, engine: f.engine)
+            header.shard = f.slice
+            partial = try f.partial ?? PartialRun.create(at: PartialRun.folder(for: OutputSafety.resolved(f.destination)), header: header)
+        } catch { throw CLIError("run: \(error)") }
+        let bar = ProgressBar(label: f.scenario.base.name, style: ProgressBar.style(o.progress, terminal: terminal), io: io)
+        var session = RunSession(executor: f.executor, jobs: o.jobs)
+        session.reuse = f.reuse
+        let interrupt = Interruption.fromEnvironment()
+        session.keep = { r in
+            try partial.keep(r)
+            interrupt?.count()
+        }
+        session.progress = bar.update
+        if bar.enabled { session.partial = bar.updatePartial }
+        let points = f.scenario.points.indices.filter { $0 % n == i - 1 }.count
+        bar.begin(precise ? points * f.scenario.base.precision!.minReplications : runs.count)
+        let records: [RunRecord]
+        do {
+            records = precise ? try PrecisionShard.records(plan, shard: i, of: n, session: session) : try session.execute(runs)
+        } catch {
+            bar.finish()
+            let kept = " (the runs that finished are kept in \(partial.url.path); `grouper-sim run --resume \(f.destination)` continues)"
+            throw CLIError("run: \(f.scenario.base.name): \(error)\(kept)", exitCode: error is RunFailure ? .internalError : .badInput)
+        }
+        bar.finish()
+        let shard = ShardFile(shard: i, of: n, source: f.scenario.source, seed: f.slice.seedOverride,
+                              replications: f.slice.replicationsOverride, records: records, engine: f.engine,
+                              precision: f.slice.precisionOverride)
+        do { try OutputDirectory.write([(ShardFile.fileName, shard.render())], to: f.destination) } catch let e as OutputDirectory.WriteError {
+            throw CLIError("run: \(e.description)")
+        }
+        partial.remove()
+        io.out("wrote \(f.destination)/\(ShardFile.fileName) (shard \(i) of \(n): \(records.count) runs)\n")
+        return records
+    }
+
+    /// `--resume DIR` of an interrupted shard: the same slice, overrides and engine.
+    static func resumeShard(_ opened: (run: PartialRun, header: PartialRun.Header, records: [RunRecord]), _ o: RunOptions,
+                            dir: String, executor: (any RunExecutor)?, io: CLIOutput, terminal: Bool) throws -> ExitCode {
+        let h = opened.header, slice = h.shard!
+        if o.addReplications != nil {
+            throw CLIError("run: \(dir) holds an unfinished shard (\(slice.index) of \(slice.count)); finish it with `grouper-sim run --resume \(dir)`, merge the shards, then extend the merged folder; nothing was written")
+        }
+        let loaded = try scenario(o.files.first, recorded: h.scenarioFile, hash: h.scenarioHash, dir: dir, mode: "--resume")
+        let folder = ShardRun(scenario: h.applied(to: loaded), slice: slice, destination: dir, engine: h.engine,
+                              executor: executor ?? h.engine.executor, reuse: reusable(opened.records), partial: opened.run)
+        do { _ = try OutputSafety.checkFolder(dir, option: "--resume") } catch { throw CLIError("run: \(error)") }
+        var used = o
+        used.engine = h.engine
+        used.seed = slice.seedOverride
+        used.replications = slice.replicationsOverride
+        used.precision = slice.precisionOverride
+        used.shard = (slice.index, slice.count)
+        let records = try runShardIntoFolder(folder, used, io: io, terminal: terminal)
+        return report(failures: records, scenario: folder.scenario, used, io: io) ? .checkerFailed : .ok
+    }
+
+    /// Whether `url` holds a finished shard (`shard.json`).
+    static func isFinishedShard(_ url: URL) -> Bool {
+        FileManager.default.fileExists(atPath: url.appendingPathComponent(ShardFile.fileName).path)
+    }
+}
