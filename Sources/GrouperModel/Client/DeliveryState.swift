@@ -25,6 +25,9 @@ public struct DeliveryState: Sendable {
     public private(set) var contiguous: [String: Int] = [:]
     var above: [String: Set<Int>] = [:]
     var seenControl: Set<String> = []
+    /// Control message ids handled, as `MessageRegistry` id numbers, when the caller gives
+    /// them (one bit per id of the run instead of a set entry with its string per device).
+    var seenControlNumbers = IDBitset()
     var lastAsk: [String: (range: ClosedRange<Int>, at: SimTime)] = [:]
 
     public init() {}
@@ -34,8 +37,11 @@ public struct DeliveryState: Sendable {
 
     /// Handles one rebuilt message. `ownSequence` is this device's own highest sequence (used
     /// only by the as-built confirm bug). O(gap length) for the missing-range scan.
+    /// `idNumber`, when given, is the message id's dense number in the run (`MessageRegistry`):
+    /// control duplicates are then found by number, with the same outcome as by id.
     public mutating func handle(_ m: GrouperMessage, now: SimTime, variant: ProtocolVariant,
-                                asBuilt: AsBuiltSwitches, resendRetry: SimDuration, ownSequence: Int)
+                                asBuilt: AsBuiltSwitches, resendRetry: SimDuration, ownSequence: Int,
+                                idNumber: Int32? = nil)
         -> [DeliveryAction] {
         let checkDuplicates = !(variant == .asBuilt && asBuilt.noDuplicateCheck)
         if m.type.isNormal {
@@ -57,7 +63,7 @@ public struct DeliveryState: Sendable {
             return actions
         }
         if checkDuplicates {
-            guard seenControl.insert(m.messageID).inserted else { return [.duplicate(m)] }
+            guard firstSight(m.messageID, idNumber) else { return [.duplicate(m)] }
         }
         switch m.type {
         case .confirm:
@@ -73,6 +79,14 @@ public struct DeliveryState: Sendable {
         case .update, .delete:
             return [.none]
         }
+    }
+
+    /// Records a control message id; false if it was handled before.
+    private mutating func firstSight(_ id: String, _ number: Int32?) -> Bool {
+        guard let number else { return seenControl.insert(id).inserted }
+        if seenControlNumbers.contains(number) { return false }
+        seenControlNumbers.insert(number)
+        return true
     }
 
     func hasNormal(_ sender: String, _ seq: Int) -> Bool {

@@ -49,7 +49,7 @@ extension DeviceNode {
             if keys[j] == nil { pendingRegistrations.append((invitee, j)) }
         }
         members.append(guest.node)
-        let handover = held.handover().map { world.registry[$0] }
+        let handover = held.handover(index: world.heldIndex).map { world.registry[$0] }
         world.log(ctx.now, index, "invite D\(invitee): \(keys.compactMap { $0 }.count) keys, "
             + "\(handover.count) messages")
         guest.join(keys: keys, members: members, messages: handover, ctx.peer(invitee))

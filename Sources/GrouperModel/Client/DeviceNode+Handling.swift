@@ -17,7 +17,8 @@ extension DeviceNode {
         var handled: [GrouperMessage] = [], writes = 0
         for m in messages {
             let actions = delivery.handle(m, now: ctx.now, variant: config.variant, asBuilt: config.asBuilt,
-                                          resendRetry: config.resendRetry, ownSequence: sequence)
+                                          resendRetry: config.resendRetry, ownSequence: sequence,
+                                          idNumber: m.type.isNormal || !config.compactState ? nil : world.registry.idNumber(m.messageID))
             if !m.type.isNormal, !actions.contains(.duplicate(m)) {
                 world.log(ctx.now, index, "handle \(label(m)) from \(world.name(ofNode: m.sender))")
                 handled.append(m)

@@ -15,6 +15,9 @@ struct IDBitset: Sendable {
         words[w] |= 1 << UInt64(n & 63)
     }
 
+    /// Bytes of storage (for `RetainedState`).
+    var retainedBytes: Int { words.capacity * 8 }
+
     /// Members (for tests and live-state counts).
     var count: Int { words.reduce(0) { $0 + $1.nonzeroBitCount } }
 }

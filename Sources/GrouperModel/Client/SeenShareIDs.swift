@@ -23,6 +23,8 @@ struct SeenShareIDs: Sendable {
     /// The kept ids, ascending.
     var ids: [Int] { Array(store[head...]) }
     var count: Int { store.count - head }
+    /// Bytes of storage, dead front and spare capacity included (`RetainedState`).
+    var capacityBytes: Int { store.capacity * 8 }
 
     /// The ids of `listed` (ascending) not downloaded yet, in order; forgets seen ids below
     /// `listed.first` (all of them when the list is empty).
@@ -80,7 +82,7 @@ struct SeenShareIDs: Sendable {
             if i < store.count && store[i] == id { return }
             store.insert(id, at: i)
         } else {
-            store.append(id)
+            store.append(id, liveFrom: &head)
         }
     }
 

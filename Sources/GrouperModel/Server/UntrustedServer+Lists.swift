@@ -17,6 +17,9 @@ struct UserShareList: Sendable {
         ShareIDList(ids, range: head..<ids.count, generation: generation, recentRemovals: recentRemovals)
     }
 
+    /// Appends a newly stored id (capacity kept near the live ids: `append(_:liveFrom:)`).
+    mutating func append(_ id: Int) { ids.append(id, liveFrom: &head) }
+
     mutating func remove(_ id: Int) {
         if head < ids.count && ids[head] == id {
             head += 1
@@ -54,7 +57,7 @@ extension UntrustedServer {
 
     /// Appends a stored share to the kept list of every user who can see it.
     mutating func listsStored(_ e: ShareEntity) {
-        for u in userLists.indices where userLists[u] != nil && canSee(e, user: u) { userLists[u]!.ids.append(e.id) }
+        for u in userLists.indices where userLists[u] != nil && canSee(e, user: u) { userLists[u]!.append(e.id) }
     }
 
     /// Removes a deleted or replaced share from the kept lists of its viewers.

@@ -29,6 +29,8 @@ final class World {
     var counters: ProtocolCounters
     /// One shared copy of each message the devices hold.
     let registry = MessageRegistry()
+    /// The first message held under each (sender, sequence), shared by the devices' `HeldMessages`.
+    let heldIndex = HeldIndex()
     /// Decoded rebuilt secrets, shared by the devices (speed only).
     let decoded = DecodedMessageCache()
     var log: [ProtocolLogEntry] = []

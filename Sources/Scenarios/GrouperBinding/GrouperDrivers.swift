@@ -2,14 +2,32 @@ import SimKernel
 import GrouperModel
 
 /// Delivery latency of update messages, measured after warm-up.
+///
+/// The mean needs only a running sum and count. The nearest-rank quantiles need every sample
+/// (a bounded sketch would change the committed p50/p95/max), so the samples are kept only
+/// when the run reports one of them (`keepsSamples`): 8 bytes per delivered update, the one
+/// record of a run that grows with deliveries rather than messages.
 final class LatencyRecorder {
     var since = SimTime.zero
     private var writtenAt: [String: SimTime] = [:]
     private var indexed = 0
     private(set) var total = 0.0
-    /// Every latency recorded, in seconds, in delivery order.
+    /// Latencies recorded (also when the samples are not kept).
+    private(set) var count = 0
+    /// Whether `samples` keeps every latency (needed for p50, p95, max).
+    let keepsSamples: Bool
+    /// Every latency recorded, in seconds, in delivery order (empty unless `keepsSamples`).
     private(set) var samples: [Double] = []
-    var count: Int { samples.count }
+
+    static let quantileMetrics: Set<String> = ["delivery_latency_p50", "delivery_latency_p95", "delivery_latency_max"]
+
+    /// `keepsSamples` false: the quantile metrics are NaN (for runs that do not report them).
+    init(keepsSamples: Bool = true) { self.keepsSamples = keepsSamples }
+
+    /// A recorder that keeps samples only if `metrics` names a quantile metric.
+    convenience init(reporting metrics: [String]) {
+        self.init(keepsSamples: metrics.contains { Self.quantileMetrics.contains($0) })
+    }
 
     /// Adds the latency of every update in `updates` (message ids), received now by one device.
     func record(_ updates: [String], on system: any DrivenSystem) {
@@ -23,7 +41,8 @@ final class LatencyRecorder {
             guard let t = written, t >= since else { continue }
             let latency = (system.now - t).seconds
             total += latency
-            samples.append(latency)
+            count += 1
+            if keepsSamples { samples.append(latency) }
         }
     }
 
@@ -40,7 +59,7 @@ final class LatencyRecorder {
 
     /// The nearest-rank `q`-quantile (0 < q ≤ 1) of the samples; NaN when there are none.
     func quantile(_ q: Double) -> Double {
-        guard !samples.isEmpty else { return .nan }
+        guard keepsSamples, !samples.isEmpty else { return .nan }
         let sorted = samples.sorted()
         let rank = Int((q * Double(sorted.count)).rounded(.up))
         return sorted[min(max(rank, 1), sorted.count) - 1]

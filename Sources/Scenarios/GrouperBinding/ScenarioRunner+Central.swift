@@ -26,7 +26,7 @@ struct CentralExecutor {
         }
         let events = try run.events.map { try EventTraceFile(request: $0) }
         system.traceEvents(to: events?.sink)
-        let latency = LatencyRecorder()
+        let latency = LatencyRecorder(reporting: spec.metrics)
         GrouperDrivers.schedule(spec, on: system, streams: RandomStreams(rootSeed: run.seed), latency: latency)
         var sampler = GrouperSeries(spec: spec, advance: { system.run(until: $0) }, clock: { system.now },
                                     sample: { CentralMetrics.series($0, of: system) })

@@ -29,7 +29,7 @@ public struct GrouperExecutor: RunExecutor {
         system.timingsSince = SimTime.zero + spec.warmup
         let events = try run.events.map { try EventTraceFile(request: $0) }
         system.traceEvents(to: events?.sink)
-        let latency = LatencyRecorder()
+        let latency = LatencyRecorder(reporting: spec.metrics)
         GrouperDrivers.schedule(spec, on: system, streams: RandomStreams(rootSeed: run.seed), latency: latency)
         var sampler = GrouperSeries(spec: spec, system: system)
         // Counts cover [warm-up, duration): the snapshot comes before any event at the warm-up time.

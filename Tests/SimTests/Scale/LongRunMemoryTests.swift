@@ -9,6 +9,8 @@ import SimKernel
 /// (4 h online, 1 h offline on average), TTL 1 day, polling every 30 min and on pushes. The
 /// same run with the compact bookkeeping off (and the protocol log and timing records on, as
 /// a plain `GrouperSystem` keeps them) grows with simulated time: the check can fail.
+/// The whole retained state (`RetainedState`, in bytes as allocated: history included) is
+/// checked too: flat working part, and growth bounded per message id of the run.
 @Suite struct LongRunMemoryTests {
     static let devices = Int(ProcessInfo.processInfo.environment["GROUPER_LONG_RUN_DEVICES"] ?? "") ?? 8
     static let days = Int64(ProcessInfo.processInfo.environment["GROUPER_LONG_RUN_DAYS"] ?? "") ?? 12
@@ -39,19 +41,22 @@ import SimKernel
         return system
     }
 
-    /// Working-state counts at the end of each day after the first two.
-    static func dailyWorking(compact: Bool, days: Int64 = days) throws -> (working: [Int], last: LiveState) {
+    /// Working-state counts at the end of each day after the first two, and the retained
+    /// state with the number of message ids at the end of each day from the second on.
+    static func dailyWorking(compact: Bool, days: Int64 = days) throws
+        -> (working: [Int], last: LiveState, retained: [(state: RetainedState, ids: Int)]) {
         let system = try system(compact: compact, days: days)
-        var working: [Int] = []
+        var working: [Int] = [], retained: [(state: RetainedState, ids: Int)] = []
         for day in 1...days {
             system.run(until: .zero + .days(day))
             if day > 2 { working.append(system.liveState.working) }
+            if day >= 2 { retained.append((system.retainedState, system.world.registry.idCount)) }
         }
-        return (working, system.liveState)
+        return (working, system.liveState, retained)
     }
 
     @Test func workingStateIsFlatAfterWarmUp() throws {
-        let (working, last) = try Self.dailyWorking(compact: true)
+        let (working, last, retained) = try Self.dailyWorking(compact: true)
         let lo = working.min()!, hi = working.max()!
         #expect(lo > 0 && Double(hi) <= 1.5 * Double(lo), "daily working-state counts \(working)")
         // The first and last thirds have the same level: no drift hidden in day-to-day noise.
@@ -61,10 +66,35 @@ import SimKernel
         #expect(last.timingRecords == 0 && last.logEntries <= 2 * Self.devices)  // setup lines only
         // History does grow (each device holds every message, one shared copy each).
         #expect(last.heldMessages > last.registeredMessages && last.registeredMessages > 100)
+        let (bounded, why) = Self.retainedGrowsOnlyWithMessages(retained)
+        #expect(bounded, "\(why)")
     }
 
     @Test func plainBookkeepingGrowsWithSimulatedTime() throws {
-        let (working, _) = try Self.dailyWorking(compact: false, days: 6)
+        let (working, _, retained) = try Self.dailyWorking(compact: false, days: 6)
         #expect(Double(working.last!) > 1.6 * Double(working.first!), "daily working-state counts \(working)")
+        let (bounded, why) = Self.retainedGrowsOnlyWithMessages(retained)
+        #expect(!bounded, "the plain bookkeeping should fail the retained-state bound: \(why)")
+    }
+
+    /// At most this many bytes per message id of the run (one shared copy of the message, the
+    /// sender's record of it, the checkers' write) and per (device, message id) (bits).
+    static let perMessageMax = 2_048, perDeviceMessageMax = 1.0
+
+    /// Whether the whole retained state (`RetainedState`: bytes as allocated, capacities
+    /// included) is bounded after warm-up: its working part stays within 1.5× of its lowest
+    /// daily level, and the rest grows only with the message ids of the run, by at most
+    /// `perMessageMax` bytes per id and `perDeviceMessageMax` per (device, id), so memory per
+    /// simulated day is flat at a steady message rate.
+    static func retainedGrowsOnlyWithMessages(_ daily: [(state: RetainedState, ids: Int)]) -> (Bool, String) {
+        let working = daily.dropFirst().map(\.state.working)
+        let first = daily[1], last = daily[daily.count - 1]
+        let newIDs = last.ids - first.ids
+        let perMessage = Double(last.state.perMessage - first.state.perMessage) / Double(max(1, newIDs))
+        let perPair = Double(last.state.perDelivery - first.state.perDelivery) / Double(max(1, newIDs * devices))
+        let flat = working.min()! > 0 && Double(working.max()!) <= 1.5 * Double(working.min()!)
+        let why = "daily working bytes \(working); \(newIDs) new message ids; \(Int(perMessage)) B per id; "
+            + "\(String(format: "%.2f", perPair)) B per (device, id)"
+        return (flat && newIDs > 100 && perMessage <= Double(perMessageMax) && perPair <= perDeviceMessageMax, why)
     }
 }
