@@ -2,8 +2,15 @@
 public struct RunFingerprint: Hashable, Sendable, CustomStringConvertible {
     public let value: UInt64
     public init(value: UInt64) { self.value = value }
-    /// 16 lowercase hex digits.
+    /// 16 lowercase hex digits (`StableHash.hex`): the form in every file and message.
     public var hex: String { StableHash.hex(value) }
+    /// Reads the 16 hex digits of `hex`; nil for anything else (what a result file holds
+    /// must have been written by `hex`).
+    public init?(hex: String) {
+        guard hex.utf8.count == 16, hex.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }),
+              let v = UInt64(hex, radix: 16) else { return nil }
+        value = v
+    }
     public var description: String { hex }
 }
 

@@ -34,7 +34,7 @@ extension GrouperCLI {
             do { result = try ShardMerge.merge(shards) } catch { throw CLIError("\(error)") }
             let dir = out ?? "results/\(result.spec.name)"
             do { try OutputDirectory.write(result.files, to: dir) } catch { throw CLIError("merge: \(error)") }
-            io.out(result.summaryMarkdown + "\nwrote \(dir)/ (\(result.records.count) runs from \(shards.count) shards, fingerprint \(StableHash.hex(result.fingerprint)))\n")
+            io.out(result.summaryMarkdown + "\nwrote \(dir)/ (\(result.records.count) runs from \(shards.count) shards, fingerprint \(result.fingerprint.hex))\n")
             var o = RunOptions(); o.seed = shards[0].file.seed; o.engine = result.engine; o.replications = shards[0].file.replications
             o.precision = shards[0].file.precision
             return RunCommand.report(failures: result.records, scenario: result.scenario, o, io: io) ? .checkerFailed : .ok

@@ -266,7 +266,7 @@ public enum RunCommand {
         let dir = outputFolder(s, o, multiple: multiple)
         if o.point != nil {
             for r in records {
-                io.out("\(s.base.name) run \(r.index) (point \(r.point), replication \(r.replication), seed \(r.seed)) fingerprint \(StableHash.hex(r.fingerprint))\n")
+                io.out("\(s.base.name) run \(r.index) (point \(r.point), replication \(r.replication), seed \(r.seed)) fingerprint \(r.fingerprint.hex)\n")
                 for (name, v) in zip(s.base.metrics, r.metrics) { io.out("  \(name) = \(NumberFormat.fixed(v)) \(ResultSet.unit(name))\n") }
             }
             return
@@ -274,7 +274,7 @@ public enum RunCommand {
         do {
             let result = ResultSet(scenario: s, records: records, engine: o.engine)
             try OutputDirectory.write(result.files, to: dir)
-            io.out(result.summaryMarkdown + "\nwrote \(dir)/ (\(records.count) runs, fingerprint \(StableHash.hex(result.fingerprint)))\n")
+            io.out(result.summaryMarkdown + "\nwrote \(dir)/ (\(records.count) runs, fingerprint \(result.fingerprint.hex))\n")
         } catch let e as OutputDirectory.WriteError { throw CLIError("run: \(e.description)") }
     }
 

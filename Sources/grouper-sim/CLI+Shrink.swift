@@ -1,4 +1,5 @@
 import Scenarios
+import GrouperModel
 import Foundation
 
 extension GrouperCLI {
@@ -41,7 +42,7 @@ public enum ShrinkCommand {
     public struct Options: Sendable {
         public var file = ""
         public var point = 0, replication = 0
-        public var checker: String?
+        public var checker: CheckerName?
         public var out: String?
         public var seed: UInt64?
         public var replications: Int?
@@ -56,7 +57,7 @@ public enum ShrinkCommand {
             o.replications = try l.int("--replications", in: 1...100_000)
             o.jobs = try l.int("--jobs", in: 1...1024) ?? ProcessInfo.processInfo.activeProcessorCount
             o.out = try l.option("--out")
-            o.checker = try l.option("--checker")
+            let checker = try l.option("--checker")
             let point = try l.int("--point", in: 0...10_000_000), rep = try l.int("--replication", in: 0...10_000_000)
             let files = l.positionals()
             try l.finish(known: known)
@@ -64,9 +65,13 @@ public enum ShrinkCommand {
             guard let point, let rep else {
                 throw CLIError("shrink: --point P and --replication R name the failing run (as the replay line prints them)")
             }
-            if let c = o.checker, !ScenarioSpec.checkers.contains(c) {
-                throw CLIError("shrink: --checker: unknown checker '\(c)'\(didYouMean(c, among: ScenarioSpec.checkers)); "
-                               + "one of \(ScenarioSpec.checkers.joined(separator: ", "))")
+            if let c = checker {
+                let names = CheckerName.allCases.map(\.rawValue)
+                guard let name = CheckerName(rawValue: c) else {
+                    throw CLIError("shrink: --checker: unknown checker '\(c)'\(didYouMean(c, among: names)); "
+                                   + "one of \(names.joined(separator: ", "))")
+                }
+                o.checker = name
             }
             if o.out == "" { throw CLIError("shrink: --out needs a file name") }
             o.file = files[0]; o.point = point; o.replication = rep

@@ -60,7 +60,7 @@ extension RunCommand {
             throw CLIError("run: \(e.description)")
         }
         partial.remove()
-        io.out(result.summaryMarkdown + "\nwrote \(f.destination)/ (\(records.count) runs, fingerprint \(StableHash.hex(result.fingerprint)))\n")
+        io.out(result.summaryMarkdown + "\nwrote \(f.destination)/ (\(records.count) runs, fingerprint \(result.fingerprint.hex))\n")
         return records
     }
 

@@ -27,8 +27,8 @@ public struct CentralConfig: Equatable, Sendable {
     public init(devices: Int, members: [Int]? = nil, seed: UInt64 = 1) {
         self.devices = devices
         self.members = members ?? Array(0..<devices)
-        self.receive = ReceivePolicy(onPush: true, pullPeriod: .minutes(5), onReconnect: true)
-        self.unsentRetryPeriod = .minutes(10)
+        self.receive = ReceivePolicy(onPush: true, pullPeriod: DefaultPeriods.poll, onReconnect: true)
+        self.unsentRetryPeriod = DefaultPeriods.unsentRetry
         self.seed = seed
     }
 

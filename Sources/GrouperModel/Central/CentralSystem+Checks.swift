@@ -1,6 +1,9 @@
 import SimKernel
 
 extension CentralSystem {
+    /// The checkers that apply to a central server (`check()` runs them).
+    public static let checkers: [CheckerName] = [.convergence, .noPhantom]
+
     /// Runs the checkers that apply to a central server: convergence (liveness) and no-phantom
     /// (safety). Grouper's delivery, outbox and TTL checkers have nothing to judge here.
     public func check() -> CheckReport {
@@ -20,7 +23,7 @@ extension CentralSystem {
         var out: [CheckFinding] = []
         for (d, w, holds) in expectations() where !holds {
             let what = w.content == nil ? "delete" : "update"
-            out.append(CheckFinding(checker: "convergence", kind: .liveness,
+            out.append(CheckFinding(checker: .convergence, kind: .liveness,
                                     message: "D\(d.index) lacks \(what) of \(w.objectID) by D\(w.device) "
                                         + "(message \(w.messageID)): \(reason(w, device: d.index))",
                                     messageIDs: [w.messageID]))
@@ -68,7 +71,7 @@ extension CentralSystem {
             for id in d.store.keys.sorted() {
                 let e = d.store[id]!
                 guard let w = byVersion[e.version], w.objectID == id, w.content == e.content else {
-                    out.append(CheckFinding(checker: "no-phantom", kind: .safety,
+                    out.append(CheckFinding(checker: .noPhantom, kind: .safety,
                                             message: "D\(d.index) holds \(id) at version \(e.version), which no device wrote "
                                                 + "with that content", messageIDs: []))
                     continue

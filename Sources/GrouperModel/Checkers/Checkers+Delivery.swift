@@ -20,7 +20,7 @@ extension GrouperSystem {
             let why = owner.pendingInvitations.contains(d)
                 ? "its invitation waits for the owner D0, offline since it was asked for"
                 : "its invitation did not happen"
-            return CheckFinding(checker: "convergence", kind: .liveness,
+            return CheckFinding(checker: .convergence, kind: .liveness,
                                 message: "D\(d) is outside the group: \(why)", messageIDs: [])
         }
     }
@@ -47,7 +47,7 @@ extension GrouperSystem {
                 "\(w.content == nil ? "delete" : "update") of \(w.objectID) by D\(w.device) "
                     + "(message \(w.messageID)): \(reason(write: w, device: d.index))"
             }.joined(separator: "; ")
-            out.append(CheckFinding(checker: "delivery", kind: .liveness,
+            out.append(CheckFinding(checker: .delivery, kind: .liveness,
                                     message: "D\(d.index) never handled \(missing.count) message(s) written while "
                                         + "it was a member: \(named)" + (missing.count > 3 ? "; …" : ""),
                                     messageIDs: missing.map(\.messageID)))
@@ -74,7 +74,7 @@ extension GrouperSystem {
             if !d.pendingInvitations.isEmpty { parts.append("\(d.pendingInvitations.count) invitation(s) to make") }
             guard !parts.isEmpty else { continue }
             let state = !d.online ? "offline" : d.wedged ? "wedged" : "online"
-            out.append(CheckFinding(checker: "outbox", kind: .liveness,
+            out.append(CheckFinding(checker: .outbox, kind: .liveness,
                                     message: "D\(d.index) (\(state)) still has " + parts.joined(separator: ", "),
                                     messageIDs: left.map(\.message.messageID)))
         }

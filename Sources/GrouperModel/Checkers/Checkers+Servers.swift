@@ -20,7 +20,7 @@ extension GrouperSystem {
                         + "(early-delete); a finding about the server, not a protocol failure"
                 default: continue
                 }
-                out.append(CheckFinding(checker: "ttl", kind: .server, message: text, messageIDs: []))
+                out.append(CheckFinding(checker: .ttl, kind: .server, message: text, messageIDs: []))
             }
         }
         return out

@@ -6,8 +6,7 @@ public enum CheckKind: String, Sendable { case safety, liveness, server }
 
 /// One protocol failure found by a checker.
 public struct CheckFinding: Equatable, Sendable, CustomStringConvertible {
-    /// "convergence", "delivery", "outbox", "no-phantom" or "ttl".
-    public var checker: String
+    public var checker: CheckerName
     public var kind: CheckKind
     public var message: String
     /// The Grouper messages the finding is about (may be empty).
@@ -25,7 +24,7 @@ public struct CheckReport: Equatable, Sendable {
     public var passed: Bool { !findings.contains { $0.kind != .server } }
     public var safetyFailed: Bool { findings.contains { $0.kind == .safety } }
     public var livenessFailed: Bool { findings.contains { $0.kind == .liveness } }
-    public func findings(of checker: String) -> [CheckFinding] { findings.filter { $0.checker == checker } }
+    public func findings(of checker: CheckerName) -> [CheckFinding] { findings.filter { $0.checker == checker } }
 }
 
 extension GrouperSystem {
@@ -48,7 +47,7 @@ extension GrouperSystem {
                 if Self.holdsFinal(entries[id], w) { continue }
                 let why = reason(write: w, device: d.index)
                 let what = w.content == nil ? "delete" : "update"
-                out.append(CheckFinding(checker: "convergence", kind: .liveness,
+                out.append(CheckFinding(checker: .convergence, kind: .liveness,
                                         message: "D\(d.index) lacks \(what) of \(id) by D\(w.device) "
                                             + "(message \(w.messageID)): \(why)",
                                         messageIDs: [w.messageID]))
@@ -92,7 +91,7 @@ extension GrouperSystem {
                 let e = entries[id]!
                 guard let wi = world.writeByVersion[e.version], world.writes[wi].objectID == id,
                       world.writes[wi].content == e.content else {
-                    out.append(CheckFinding(checker: "no-phantom", kind: .safety,
+                    out.append(CheckFinding(checker: .noPhantom, kind: .safety,
                                             message: "D\(d.index) holds \(id) at version \(e.version), "
                                                 + "which no device wrote with that content", messageIDs: []))
                     continue
@@ -105,13 +104,13 @@ extension GrouperSystem {
     /// Safety: no share outlived TTL + sweep period on any server, up or down.
     public func checkTTL() -> [CheckFinding] {
         var out = world.ttlViolations.map {
-            CheckFinding(checker: "ttl", kind: .safety, message: $0, messageIDs: [])
+            CheckFinding(checker: .ttl, kind: .safety, message: $0, messageIDs: [])
         }
         let limit = config.ttl + config.sweepPeriod
         out += serverTTLFindings()
         for s in world.serverNodes where !s.ttlMisbehaviours.contains(.keep) {
             if let oldest = s.server.oldestSaveAt, sim.now - oldest > limit {
-                out.append(CheckFinding(checker: "ttl", kind: .safety,
+                out.append(CheckFinding(checker: .ttl, kind: .safety,
                                         message: "server \(s.index) holds a share saved at \(oldest) at \(sim.now), "
                                             + "older than TTL + sweep period \(limit)", messageIDs: []))
             }

@@ -1,6 +1,7 @@
 import SimKernel
 
-/// Where a Grouper client runs: its clock, its own timers, and its requests to the servers.
+/// Where a Grouper client runs: its clock, its own timers, its CPU, and its requests to the
+/// servers (push notifications to other members are requests too: `notify`).
 ///
 /// The client's decisions (sender, receiver, Algorithm 1, resends) are plain code driven
 /// through this interface, so they do not know they are simulated: `SimulatedDevice`
@@ -14,6 +15,10 @@ protocol DeviceContext {
     func schedule(_ event: consuming GrouperEvent, at time: SimTime)
     /// Hands `event` back to this device after `delay`.
     func schedule(_ event: consuming GrouperEvent, after delay: SimDuration)
+    /// Reserves this device's CPU for `work` (costed by the caller from `DeviceProfile`) and
+    /// returns when it is done. The context owns the CPU: the simulator queues work on one
+    /// core per device (`CPUModel`); a test can make work instant, slow, or anything it likes.
+    func useCPU(_ work: SimDuration) -> SimTime
     /// Sends `request` (`bytes` on the wire) to server `server`. Its outcome comes back to this
     /// device as `.response` (or `.timeout`) with the request's id.
     func send(_ request: consuming ServerRequest, bytes: Int, to server: Int)

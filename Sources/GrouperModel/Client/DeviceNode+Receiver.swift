@@ -86,7 +86,7 @@ extension DeviceNode {
         r.sharingTime = config.device.sharingTime(work)
         r.syncTime = config.device.syncTime(jsonBytes: decodedBytes, storeWrites: storeWrites)
         round = r
-        let done = useCPU(r.sharingTime + r.syncTime, now: ctx.now)
+        let done = ctx.useCPU(r.sharingTime + r.syncTime)
         ctx.schedule(.roundProcessed(roundID: r.id), at: done)
     }
 

@@ -17,6 +17,8 @@ struct SimulatedDevice: DeviceContext {
         sim.schedule(event, to: world.deviceComponents[device], after: delay)
     }
 
+    func useCPU(_ work: SimDuration) -> SimTime { world.cpu.use(device: device, work, now: sim.now) }
+
     /// The request reaches the server when the network model says; the request timeout is
     /// delivered by the server side when it applies (see `ServerNode.serve`).
     func send(_ request: consuming ServerRequest, bytes: Int, to server: Int) {

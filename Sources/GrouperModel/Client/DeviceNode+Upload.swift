@@ -35,7 +35,7 @@ extension DeviceNode {
         guard !kept.isEmpty else { return kickOutbox(ctx) }
         let syncTime = config.device.syncTime(jsonBytes: jsonBytes, storeWrites: 0)
         let sharingTime = config.device.sharingTime(work)
-        let ready = useCPU(syncTime + sharingTime, now: ctx.now)
+        let ready = ctx.useCPU(syncTime + sharingTime)
         let id = nextJobID
         nextJobID += 1
         job = UploadJob(id: id, items: kept, shareReceiver: first.shareReceiver, perServer: perServer,

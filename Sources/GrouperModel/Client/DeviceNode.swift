@@ -97,7 +97,6 @@ final class DeviceNode: SimComponent {
 
     // Plumbing.
     var pending: [Int: RequestPurpose] = [:]
-    var cpuFreeAt = SimTime.zero
 
     init(index: Int, world: World, rng: Xoshiro256StarStar) {
         self.index = index
@@ -207,7 +206,7 @@ final class DeviceNode: SimComponent {
             return
         }
         // The client's per-request CPU cost (building it, parsing its answer) delays the send.
-        let sentAt = useCPU(config.device.requestTime, now: ctx.now)
+        let sentAt = ctx.useCPU(config.device.requestTime)
         let request = ServerRequest(requestID: id, device: index, groupID: world.groupID,
                                     key: accessKeys[server] ?? "", call: call, sentAt: sentAt)
         let bytes = WireSize.request(call, scheme: config.scheme) + costedWireBytes(call)
@@ -223,12 +222,5 @@ final class DeviceNode: SimComponent {
         case .existence(let t, let server): existenceDone(task: t, server: server, outcome, ctx)
         case .notify: break
         }
-    }
-
-    /// Reserves the CPU for `work` and returns when it is done.
-    func useCPU(_ work: SimDuration, now: SimTime) -> SimTime {
-        let done = max(now, cpuFreeAt) + work
-        cpuFreeAt = done
-        return done
     }
 }

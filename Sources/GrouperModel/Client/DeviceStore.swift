@@ -37,14 +37,14 @@ extension DeviceNode {
     /// Encrypts `bytes` written to an encrypted store (nothing for a plain store).
     func chargeAtRest(bytes: Int, _ ctx: some DeviceContext) {
         guard config.deviceStore.atRest == .aes256CBC else { return }
-        _ = useCPU(config.device.atRestTime(bytes: bytes), now: ctx.now)
+        _ = ctx.useCPU(config.device.atRestTime(bytes: bytes))
     }
 
     /// The key derivation of a device start (the run's start, and every return online: the app
     /// launches again) for an encrypted store.
     func deriveStoreKey(_ ctx: some DeviceContext) {
         guard config.deviceStore.atRest == .aes256CBC else { return }
-        _ = useCPU(config.device.keyDerivationTime(iterations: config.deviceStore.kdfIterations), now: ctx.now)
+        _ = ctx.useCPU(config.device.keyDerivationTime(iterations: config.deviceStore.kdfIterations))
     }
 
     /// Plaintext bytes a stolen device exposes now: with a plain store, the bytes of every live

@@ -101,9 +101,8 @@ public struct UntrustedServer: Sendable {
     }
 
     mutating func initialise(_ g: Int, k: Int, n: Int, s: Int, ttl: SimDuration) -> Result<ServerReply, ServerError> {
-        guard ShareThreshold.violations(k: k, n: n, s: s).isEmpty, ttl.nanoseconds > 0 else {
-            return .failure(.invalidParameters("need 1 ≤ k ≤ s ≤ n ≤ 255 and TTL > 0, got k=\(k) n=\(n) s=\(s) ttl=\(ttl)"))
-        }
+        if let v = ShareThreshold.violations(k: k, n: n, s: s).first { return .failure(.invalidParameters(v.description)) }
+        guard ttl.nanoseconds > 0 else { return .failure(.invalidParameters("ttl: got \(ttl), expected TTL > 0")) }
         groups[g].threshold = k; groups[g].servers = n; groups[g].safe = s; groups[g].ttl = ttl
         return .success(.success)
     }

@@ -11,9 +11,7 @@ extension CSSS257Text {
 
     /// x of every share after checking the header format, lengths and k of all of them.
     static func checkHeaders(_ shares: [[UInt8]], k: Int) throws(SharingError) -> [Int] {
-        if k < 1 || k > SharingParameters.maxShares {
-            throw .invalidParameters(k: k, n: shares.count, reason: "k must be in 1...255")
-        }
+        try SharingParameters.validateJoinK(k, shares: shares.count)
         if shares.count < k { throw .notEnoughShares(needed: k, got: shares.count) }
         var xs: [Int] = []
         xs.reserveCapacity(shares.count)

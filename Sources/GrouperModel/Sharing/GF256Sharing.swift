@@ -83,9 +83,7 @@ public struct GF256Sharing: SecretSharingScheme {
 
     /// Checks k, the count, lengths and x of every share given (not only the k used).
     static func validateJoin(_ shares: [[UInt8]], k: Int) throws(SharingError) {
-        if k < 1 || k > SharingParameters.maxShares {
-            throw .invalidParameters(k: k, n: shares.count, reason: "k must be in 1...255")
-        }
+        try SharingParameters.validateJoinK(k, shares: shares.count)
         if shares.count < k { throw .notEnoughShares(needed: k, got: shares.count) }
         let shareLength = shares[0].count
         for (i, s) in shares.enumerated() {

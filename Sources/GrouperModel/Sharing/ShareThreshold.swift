@@ -3,7 +3,8 @@
 ///
 /// The rule 1 ≤ k ≤ s ≤ n ≤ 255 is written here once: the scenario reader, `SystemConfig`
 /// and the server's `initialise` call all ask `violations`, and a value exists only when the
-/// rule holds.
+/// rule holds. Its (k, n) part, 1 ≤ k ≤ n ≤ 255, is what a split or join needs (no upload
+/// quorum there): the sharing schemes ask `sharingViolations`.
 public struct ShareThreshold: Equatable, Hashable, Sendable, CustomStringConvertible {
     public let k: Int
     public let n: Int
@@ -11,6 +12,10 @@ public struct ShareThreshold: Equatable, Hashable, Sendable, CustomStringConvert
 
     /// The rule as the error messages quote it.
     public static let rule = "1 ≤ k ≤ s ≤ n ≤ 255"
+    /// The rule of a split or join (no s), as the error messages quote it.
+    public static let sharingRule = "1 ≤ k ≤ n ≤ 255"
+    /// Largest n: x-coordinates are one byte and x = 0 is the secret.
+    public static let maxShares = 255
 
     /// One broken part of the rule: the parameter to blame and what was expected of it.
     public struct Violation: Error, Equatable, Sendable, CustomStringConvertible {
@@ -25,8 +30,22 @@ public struct ShareThreshold: Equatable, Hashable, Sendable, CustomStringConvert
         if k < 1 { out.append(Violation(parameter: "k", message: "got \(k), expected k ≥ 1; the rule is \(rule)")) }
         if k > s { out.append(Violation(parameter: "k", message: "got \(k), expected k ≤ s (s = \(s)); the rule is \(rule)")) }
         if s > n { out.append(Violation(parameter: "s", message: "got \(s), expected s ≤ n (n = \(n)); the rule is \(rule)")) }
-        if n > 255 || n < 1 { out.append(Violation(parameter: "n", message: "got \(n), expected 1 ≤ n ≤ 255; the rule is \(rule)")) }
+        if let v = nViolation(n, rule) { out.append(v) }
         return out
+    }
+
+    /// Every broken part of the (k, n) rule of a split or join, 1 ≤ k ≤ n ≤ 255, lowest first.
+    public static func sharingViolations(k: Int, n: Int) -> [Violation] {
+        var out: [Violation] = []
+        if k < 1 { out.append(Violation(parameter: "k", message: "got \(k), expected k ≥ 1; the rule is \(sharingRule)")) }
+        if k > n { out.append(Violation(parameter: "k", message: "got \(k), expected k ≤ n (n = \(n)); the rule is \(sharingRule)")) }
+        if let v = nViolation(n, sharingRule) { out.append(v) }
+        return out
+    }
+
+    private static func nViolation(_ n: Int, _ rule: String) -> Violation? {
+        guard n > maxShares || n < 1 else { return nil }
+        return Violation(parameter: "n", message: "got \(n), expected 1 ≤ n ≤ \(maxShares) (x is one byte); the rule is \(rule)")
     }
 
     /// A checked f(k, n, s); throws the first broken part of the rule.
@@ -37,7 +56,7 @@ public struct ShareThreshold: Equatable, Hashable, Sendable, CustomStringConvert
 
     /// This threshold on `n` servers (1...255): s, then k, lowered to fit.
     public func onServers(_ n: Int) -> ShareThreshold {
-        precondition((1...255).contains(n), "n must be in 1...255, got \(n)")
+        precondition(Self.nViolation(n, Self.rule) == nil, "n must be in 1...\(Self.maxShares), got \(n)")
         let s = Swift.min(self.s, n)
         return ShareThreshold(unchecked: Swift.min(k, s), n, s)
     }

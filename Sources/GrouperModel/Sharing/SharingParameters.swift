@@ -1,7 +1,6 @@
-/// Checks shared by both schemes; every failure is a typed `SharingError`.
+/// Checks shared by both schemes; every failure is a typed `SharingError`. The (k, n) rule
+/// itself is `ShareThreshold`'s.
 enum SharingParameters {
-    /// Largest n: x-coordinates are one byte and x = 0 is the secret.
-    static let maxShares = 255
 
     /// Validates (k, n) and the secret length for a split.
     static func validateSplit(k: Int, n: Int, secretLength: Int) throws(SharingError) {
@@ -9,13 +8,16 @@ enum SharingParameters {
         if secretLength == 0 { throw .emptySecret }
     }
 
-    /// 1 ≤ k ≤ n ≤ 255.
+    /// 1 ≤ k ≤ n ≤ 255 (`ShareThreshold.sharingViolations`).
     static func validateThreshold(k: Int, n: Int) throws(SharingError) {
-        if k < 1 { throw .invalidParameters(k: k, n: n, reason: "k must be at least 1") }
-        if n > maxShares {
-            throw .invalidParameters(k: k, n: n, reason: "n must be at most \(maxShares) (x is one byte, 1...255)")
+        if let v = ShareThreshold.sharingViolations(k: k, n: n).first { throw .invalidParameters(k: k, n: n, reason: v.message) }
+    }
+
+    /// A join's k: 1 ≤ k ≤ 255 (the shares given need not number n).
+    static func validateJoinK(_ k: Int, shares: Int) throws(SharingError) {
+        if let v = ShareThreshold.sharingViolations(k: k, n: ShareThreshold.maxShares).first {
+            throw .invalidParameters(k: k, n: shares, reason: v.message)
         }
-        if k > n { throw .invalidParameters(k: k, n: n, reason: "k must not exceed n (need 1 ≤ k ≤ n ≤ 255)") }
     }
 
     /// Rejects x = 0 and repeated x among `xs`, in order.

@@ -43,6 +43,15 @@ public struct AsBuiltSwitches: Equatable, Sendable {
     public init() {}
 }
 
+/// The periods of a scenario (or a central-server run) that names none (docs/scenarios.md):
+/// poll every 5 min, resend and unsent retries every 10 min. (`SystemConfig.init`'s own
+/// defaults are relative to its TTL, for tests and library use.)
+public enum DefaultPeriods {
+    public static let poll = SimDuration.minutes(5)
+    public static let resendRetry = SimDuration.minutes(10)
+    public static let unsentRetry = SimDuration.minutes(10)
+}
+
 /// When senders call `sender.confirm()` on their own.
 public struct ConfirmPolicy: Equatable, Sendable {
     /// Periodic confirm (thesis: once per TTL); nil = never periodically.
@@ -137,6 +146,8 @@ public struct SystemConfig: Equatable, Sendable {
 
     /// 60 s: the request timeout of `init` and of every built-in network profile.
     public static let defaultRequestTimeout: SimDuration = .seconds(Int64(60))
+    /// 60 s: the servers' TTL sweep period of `init` and of a scenario that names none.
+    public static let defaultSweepPeriod: SimDuration = .seconds(Int64(60))
 
     /// f(k, n, s) with defaults for everything else (1 h TTL, lab profiles, thesis variant).
     public init(devices: Int = 3, servers: Int = 3, k: Int = 2, s: Int = 3,
@@ -144,7 +155,7 @@ public struct SystemConfig: Equatable, Sendable {
                 scheme: SharingSchemeKind = .gf256, seed: UInt64 = 1) {
         self.devices = devices; self.initialMembers = devices
         self.servers = servers; self.k = k; self.s = s; self.ttl = ttl
-        self.sweepPeriod = .seconds(Int64(60)); self.variant = variant; self.asBuilt = AsBuiltSwitches()
+        self.sweepPeriod = Self.defaultSweepPeriod; self.variant = variant; self.asBuilt = AsBuiltSwitches()
         self.scheme = scheme; self.device = .lab; self.network = .lab; self.server = .lab
         self.confirm = ConfirmPolicy(period: ttl, onReconnect: true)
         self.receive = ReceivePolicy(onPush: true, pullPeriod: SimDuration(nanoseconds: ttl.nanoseconds / 4),

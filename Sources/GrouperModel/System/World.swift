@@ -18,6 +18,8 @@ final class World {
     let config: SystemConfig
     let scheme: any SecretSharingScheme
     var network: NetworkModel
+    /// The devices' CPUs (the simulator's side of `DeviceContext.useCPU`).
+    var cpu: CPUModel
     var deviceComponents: [ComponentID] = []
     var serverComponents: [ComponentID] = []
     var deviceNodes: [DeviceNode] = []
@@ -68,6 +70,7 @@ final class World {
         self.config = config
         self.scheme = scheme
         network = NetworkModel(profile: config.network, devices: config.devices)
+        cpu = CPUModel(devices: config.devices)
         var rng = streams.stream(named: "nodes")
         nodeIDs = (0..<config.devices).map { _ in MessageIDGenerator.make(using: &rng) }
         var byNode: [String: Int] = [:]

@@ -4,8 +4,8 @@ import SimKernel
 /// `series.csv` and plotted over time (one line per sweep point, mean over replications).
 public struct SeriesSpec: Equatable, Sendable {
     public var every: SimDuration
-    /// Names from `SeriesCatalog`, in column order.
-    public var metrics: [String]
+    /// What is sampled, in column order.
+    public var metrics: [SeriesName]
 
     /// Sample times: every, 2·every, … up to and including `duration`.
     public func times(duration: SimDuration) -> [SimTime] {
@@ -20,17 +20,17 @@ public struct SeriesSpec: Equatable, Sendable {
 /// What a series can sample. Counts since the start of the run (warm-up included),
 /// or states at the sample time.
 public enum SeriesCatalog {
-    public static let all: [MetricCatalog.Metric] = [
-        .init(name: "shares_on_servers", unit: "shares", summary: "shares all servers hold (stored, not yet deleted by the TTL sweep)"),
-        .init(name: "devices_online", unit: "devices", summary: "devices online"),
-        .init(name: "unsent_messages", unit: "messages", summary: "messages waiting in devices' unsent queues"),
-        .init(name: "messages_uploaded", unit: "messages", summary: "messages stored on ≥ s servers so far"),
-        .init(name: "messages_rebuilt", unit: "messages", summary: "messages rebuilt by receivers so far"),
-        .init(name: "resend_requests", unit: "messages", summary: "resend requests sent so far"),
-        .init(name: "reuploads", unit: "messages", summary: "messages re-uploaded for resend requests so far"),
-        .init(name: "bytes_uploaded", unit: "bytes", summary: "bytes devices sent to servers so far"),
-        .init(name: "bytes_downloaded", unit: "bytes", summary: "bytes devices received from servers so far"),
+    public static let all: [CatalogEntry<SeriesName>] = [
+        .init(.sharesOnServers, unit: .shares, summary: "shares all servers hold (stored, not yet deleted by the TTL sweep)"),
+        .init(.devicesOnline, unit: .devices, summary: "devices online"),
+        .init(.unsentMessages, unit: .messages, summary: "messages waiting in devices' unsent queues"),
+        .init(.messagesUploaded, unit: .messages, summary: "messages stored on ≥ s servers so far"),
+        .init(.messagesRebuilt, unit: .messages, summary: "messages rebuilt by receivers so far"),
+        .init(.resendRequests, unit: .messages, summary: "resend requests sent so far"),
+        .init(.reuploads, unit: .messages, summary: "messages re-uploaded for resend requests so far"),
+        .init(.bytesUploaded, unit: .bytes, summary: "bytes devices sent to servers so far"),
+        .init(.bytesDownloaded, unit: .bytes, summary: "bytes devices received from servers so far"),
     ]
 
-    public static func metric(named name: String) -> MetricCatalog.Metric? { all.first { $0.name == name } }
+    public static func metric(_ id: SeriesName) -> CatalogEntry<SeriesName> { all.first { $0.id == id }! }
 }

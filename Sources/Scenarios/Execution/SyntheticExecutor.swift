@@ -15,11 +15,12 @@ public struct SyntheticExecutor: RunExecutor {
             var rng = RandomStreams(rootSeed: run.seed).stream(named: "synthetic/" + m.name)
             let base = Double(g.k) * 0.5 + Double(g.n) * 0.25 + Double(g.devices)
             let value: Double
-            switch m.unit {
-            case "0/1": value = 1
-            case "fraction": value = 1 - rng.nextDouble() * 0.01
-            case "s": value = base * 0.01 * (1 + 0.1 * rng.nextDouble())
-            default: value = Double(Int(base * 10) + rng.nextInt(below: 10))
+            switch m.measure {
+            case .zeroOne: value = 1
+            case .fraction: value = 1 - rng.nextDouble() * 0.01
+            case .seconds: value = base * 0.01 * (1 + 0.1 * rng.nextDouble())
+            case .messages, .shares, .bytes, .requests, .events, .devices, .objects, .transfers:
+                value = Double(Int(base * 10) + rng.nextInt(below: 10))
             }
             metrics.append((m.name, value))
             fp = StableHash.fnv1a64(bytes: withUnsafeBytes(of: value.bitPattern.littleEndian) { Array($0) }, seed: fp)
@@ -36,6 +37,6 @@ public struct SyntheticExecutor: RunExecutor {
         }
         return RunOutcome(metrics: metrics,
                           checkers: [CheckerVerdict(name: "synthetic", kind: .safety, passed: true)],
-                          fingerprint: fp, series: series)
+                          fingerprint: RunFingerprint(value: fp), series: series)
     }
 }

@@ -21,7 +21,7 @@ struct CentralMetrics {
     let report: CheckReport
     let latency: LatencyRecorder
 
-    var all: [(name: String, value: Double)] { MetricCatalog.all.map { ($0.name, value($0.name)) } }
+    var all: [(name: String, value: Double)] { MetricCatalog.all.map { ($0.name, value($0.id)) } }
 
     func count(_ k: KeyPath<CentralCounters, Int>) -> Double {
         Double(system.counters[keyPath: k] - atWarmup.counters[keyPath: k])
@@ -29,48 +29,52 @@ struct CentralMetrics {
 
     var traffic: DeviceTraffic { GrouperMetrics.traffic(system.traffic, since: atWarmup.traffic) }
 
-    func value(_ name: String) -> Double {
-        switch name {
-        case "converged":
+    func value(_ metric: MetricName) -> Double {
+        switch metric {
+        case .converged:
             if report.nothingToCheck { return .nan }
-            return report.findings(of: "convergence").isEmpty ? 1 : 0
-        case "delivery_ratio": return system.deliveryRatio ?? .nan
-        case "lost_messages": return GrouperMetrics.lostMessages(report)
-        case "messages_uploaded": return count(\.uploads)
-        case "updates_uploaded": return count(\.uploads) - count(\.deleteUploads)
-        case "deletes_uploaded": return count(\.deleteUploads)
-        case "confirms_uploaded", "resends_uploaded", "resend_requests", "reuploads", "corrupted_deliveries": return 0
-        case "messages_rebuilt": return count(\.fetched)
-        case "upload_failures": return count(\.uploadFailures)
-        case "transfers_declined": return count(\.declined)
-        case "transfers_expired": return count(\.expired)
-        case "transfers_lost_in_restart": return count(\.lostInRestart)
-        case "delivery_latency", "delivery_latency_p50", "delivery_latency_p95", "delivery_latency_max":
-            return latency.metric(name)
-        case "bytes_uploaded", "bytes_downloaded", "requests": return GrouperMetrics.trafficMetric(name, traffic)
-        case "events": return Double(system.eventsProcessed)
-        case "bytes_at_rest_mean": return (system.byteSecondsAtRest - atWarmup.byteSeconds) / (spec.duration - spec.warmup).seconds
-        case "bytes_at_rest_max": return system.bytesAtRestMax
-        case "plaintext_exposed_messages": return Double(system.plaintextExposedMessages)
-        case "exposure_seconds_mean":
+            return report.findings(of: .convergence).isEmpty ? 1 : 0
+        case .deliveryRatio: return system.deliveryRatio ?? .nan
+        case .lostMessages: return GrouperMetrics.lostMessages(report)
+        case .messagesUploaded: return count(\.uploads)
+        case .updatesUploaded: return count(\.uploads) - count(\.deleteUploads)
+        case .deletesUploaded: return count(\.deleteUploads)
+        case .confirmsUploaded, .resendsUploaded, .resendRequests, .reuploads, .corruptedDeliveries: return 0
+        case .messagesRebuilt: return count(\.fetched)
+        case .uploadFailures: return count(\.uploadFailures)
+        case .transfersDeclined: return count(\.declined)
+        case .transfersExpired: return count(\.expired)
+        case .transfersLostInRestart: return count(\.lostInRestart)
+        case .deliveryLatency, .deliveryLatencyP50, .deliveryLatencyP95, .deliveryLatencyMax,
+             .bytesUploaded, .bytesDownloaded, .requests: return GrouperMetrics.deliveryOrTraffic(metric, latency, traffic)
+        case .events: return Double(system.eventsProcessed)
+        case .bytesAtRestMean: return (system.byteSecondsAtRest - atWarmup.byteSeconds) / (spec.duration - spec.warmup).seconds
+        case .bytesAtRestMax: return system.bytesAtRestMax
+        case .plaintextExposedMessages: return Double(system.plaintextExposedMessages)
+        case .exposureSecondsMean:
             return system.writes.isEmpty ? .nan : system.plaintextExposureSeconds / Double(system.writes.count)
-        case "phantom_objects": return Double(report.findings(of: "no-phantom").count)
-        case "device_plaintext_bytes": return system.devicePlaintextBytesMean ?? .nan
-        default: return .nan
+        case .phantomObjects: return Double(report.findings(of: .noPhantom).count)
+        case .devicePlaintextBytes: return system.devicePlaintextBytesMean ?? .nan
+        // What a central server does not have: shares, share puts, rebuild timings, tampering, coalitions.
+        case .sharePuts, .unsentRetries, .uploadAttemptsFailed, .failedUploadsRebuildable, .sharesOnServersMean,
+             .tamperDetected, .tamperCorrected, .messagesUnrecoverable, .coalitionExposedMessages,
+             .coalitionExposureSeconds, .uploadTime, .uploadSyncTime, .uploadSharingTime, .uploadNetworkTime,
+             .downloadTime, .downloadSyncTime, .downloadSharingTime, .downloadNetworkTime:
+            return .nan
         }
     }
 
     /// A series value now (`SeriesCatalog`); NaN for the series about shares.
-    static func series(_ name: String, of system: CentralSystem) -> Double {
+    static func series(_ name: SeriesName, of system: CentralSystem) -> Double {
         switch name {
-        case "devices_online": return Double(system.devicesOnline)
-        case "unsent_messages": return Double(system.unsentMessages)
-        case "messages_uploaded": return Double(system.counters.uploads)
-        case "messages_rebuilt": return Double(system.counters.fetched)
-        case "resend_requests", "reuploads": return 0
-        case "bytes_uploaded": return Double(system.traffic.reduce(0) { $0 + $1.bytesSent })
-        case "bytes_downloaded": return Double(system.traffic.reduce(0) { $0 + $1.bytesReceived })
-        default: return .nan
+        case .devicesOnline: return Double(system.devicesOnline)
+        case .unsentMessages: return Double(system.unsentMessages)
+        case .messagesUploaded: return Double(system.counters.uploads)
+        case .messagesRebuilt: return Double(system.counters.fetched)
+        case .resendRequests, .reuploads: return 0
+        case .bytesUploaded: return Double(system.traffic.reduce(0) { $0 + $1.bytesSent })
+        case .bytesDownloaded: return Double(system.traffic.reduce(0) { $0 + $1.bytesReceived })
+        case .sharesOnServers: return .nan
         }
     }
 }

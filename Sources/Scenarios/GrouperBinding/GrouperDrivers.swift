@@ -46,14 +46,16 @@ final class LatencyRecorder {
         }
     }
 
+    /// What the `delivery_latency` metrics report of the samples.
+    enum Statistic { case mean, p50, p95, max }
+
     /// `delivery_latency` (mean) and its `_p50`, `_p95`, `_max`.
-    func metric(_ name: String) -> Double {
-        switch name {
-        case "delivery_latency_p50": return quantile(0.5)
-        case "delivery_latency_p95": return quantile(0.95)
-        case "delivery_latency_max": return quantile(1)
-        case "delivery_latency": return count == 0 ? .nan : total / Double(count)
-        default: preconditionFailure("'\(name)' is not a latency metric")
+    func metric(_ statistic: Statistic) -> Double {
+        switch statistic {
+        case .p50: return quantile(0.5)
+        case .p95: return quantile(0.95)
+        case .max: return quantile(1)
+        case .mean: return count == 0 ? .nan : total / Double(count)
         }
     }
 

@@ -16,7 +16,7 @@ struct GrouperMetrics {
     var byteSecondsAtWarmup = 0.0
 
     var all: [(name: String, value: Double)] {
-        MetricCatalog.all.map { ($0.name, value($0.name)) }
+        MetricCatalog.all.map { ($0.name, value($0.id)) }
     }
 
     /// Counter total accumulated after warm-up.
@@ -24,53 +24,56 @@ struct GrouperMetrics {
         Double(system.counters.total(k, type: type) - atWarmup.total(k, type: type))
     }
 
-    func value(_ name: String) -> Double {
-        switch name {
-        case "converged":
+    func value(_ metric: MetricName) -> Double {
+        switch metric {
+        case .converged:
             if report.nothingToCheck { return .nan }  // no writes: nothing to converge on
-            return report.findings(of: "convergence").isEmpty ? 1 : 0
-        case "delivery_ratio": return system.deliveryRatio ?? .nan
-        case "lost_messages": return Self.lostMessages(report)
-        case "messages_uploaded": return count(.messagesUploaded)
-        case "updates_uploaded": return count(.messagesUploaded, .update)
-        case "deletes_uploaded": return count(.messagesUploaded, .delete)
-        case "confirms_uploaded": return count(.messagesUploaded, .confirm)
-        case "resends_uploaded": return count(.messagesUploaded, .resend)
-        case "resend_requests": return count(.resendRequests)
-        case "reuploads": return count(.reUploads)
-        case "share_puts": return count(.sharePuts)
-        case "messages_rebuilt": return count(.messagesRebuilt)
-        case "unsent_retries": return count(.unsentRetries)
-        case "upload_failures": return count(.uploadFailures)
-        case "upload_attempts_failed": return count(.uploadAttemptsFailed)
-        case "failed_uploads_rebuildable": return count(.failedButRebuildable)
-        case "delivery_latency", "delivery_latency_p50", "delivery_latency_p95", "delivery_latency_max":
-            return latency.metric(name)
-        case "bytes_uploaded", "bytes_downloaded", "requests": return Self.trafficMetric(name, traffic)
-        case "shares_on_servers_mean":
+            return report.findings(of: .convergence).isEmpty ? 1 : 0
+        case .deliveryRatio: return system.deliveryRatio ?? .nan
+        case .lostMessages: return Self.lostMessages(report)
+        case .messagesUploaded: return count(.messagesUploaded)
+        case .updatesUploaded: return count(.messagesUploaded, .update)
+        case .deletesUploaded: return count(.messagesUploaded, .delete)
+        case .confirmsUploaded: return count(.messagesUploaded, .confirm)
+        case .resendsUploaded: return count(.messagesUploaded, .resend)
+        case .resendRequests: return count(.resendRequests)
+        case .reuploads: return count(.reUploads)
+        case .sharePuts: return count(.sharePuts)
+        case .messagesRebuilt: return count(.messagesRebuilt)
+        case .unsentRetries: return count(.unsentRetries)
+        case .uploadFailures: return count(.uploadFailures)
+        case .uploadAttemptsFailed: return count(.uploadAttemptsFailed)
+        case .failedUploadsRebuildable: return count(.failedButRebuildable)
+        case .deliveryLatency, .deliveryLatencyP50, .deliveryLatencyP95, .deliveryLatencyMax,
+             .bytesUploaded, .bytesDownloaded, .requests: return GrouperMetrics.deliveryOrTraffic(metric, latency, traffic)
+        case .sharesOnServersMean:
             return (system.shareSecondsOnServers - exposureAtWarmup) / (spec.duration - spec.warmup).seconds
-        case "events": return Double(system.eventsProcessed)
-        case "corrupted_deliveries": return count(.corruptedDeliveries)
-        case "phantom_objects": return Double(report.findings(of: "no-phantom").count)
-        case "tamper_detected": return count(.tamperDetected)
-        case "tamper_corrected": return count(.tamperCorrected)
-        case "messages_unrecoverable": return Double(system.unrecoverableMessages)
-        case "coalition_exposed_messages": return Double(system.coalitionExposedMessages)
-        case "coalition_exposure_seconds": return system.coalitionExposureSeconds
-        case "transfers_declined", "transfers_expired", "transfers_lost_in_restart": return .nan   // central only
-        case "device_plaintext_bytes": return system.devicePlaintextBytesMean ?? .nan
-        case "bytes_at_rest_mean":
+        case .events: return Double(system.eventsProcessed)
+        case .corruptedDeliveries: return count(.corruptedDeliveries)
+        case .phantomObjects: return Double(report.findings(of: .noPhantom).count)
+        case .tamperDetected: return count(.tamperDetected)
+        case .tamperCorrected: return count(.tamperCorrected)
+        case .messagesUnrecoverable: return Double(system.unrecoverableMessages)
+        case .coalitionExposedMessages: return Double(system.coalitionExposedMessages)
+        case .coalitionExposureSeconds: return system.coalitionExposureSeconds
+        case .transfersDeclined, .transfersExpired, .transfersLostInRestart: return .nan   // central only
+        case .devicePlaintextBytes: return system.devicePlaintextBytesMean ?? .nan
+        case .bytesAtRestMean:
             guard system.config.trackExposure else { return .nan }
             return (system.byteSecondsAtRest - byteSecondsAtWarmup) / (spec.duration - spec.warmup).seconds
-        case "bytes_at_rest_max": return system.config.trackExposure ? system.bytesAtRestMax : .nan
-        case "plaintext_exposed_messages": return system.plaintextExposedMessages.map(Double.init) ?? .nan
-        case "exposure_seconds_mean":
+        case .bytesAtRestMax: return system.config.trackExposure ? system.bytesAtRestMax : .nan
+        case .plaintextExposedMessages: return system.plaintextExposedMessages.map(Double.init) ?? .nan
+        case .exposureSecondsMean:
             guard let s = system.plaintextExposureSeconds, !system.writes.isEmpty else { return .nan }
             return s / Double(system.writes.count)
-        case "upload_time", "upload_sync_time", "upload_sharing_time", "upload_network_time",
-             "download_time", "download_sync_time", "download_sharing_time", "download_network_time":
-            return timing(name)
-        default: preconditionFailure("metric '\(name)' is in MetricCatalog but not computed")
+        case .uploadTime: return timing(.upload, .total)
+        case .uploadSyncTime: return timing(.upload, .dataSync)
+        case .uploadSharingTime: return timing(.upload, .secretSharing)
+        case .uploadNetworkTime: return timing(.upload, .network)
+        case .downloadTime: return timing(.download, .total)
+        case .downloadSyncTime: return timing(.download, .dataSync)
+        case .downloadSharingTime: return timing(.download, .secretSharing)
+        case .downloadNetworkTime: return timing(.download, .network)
         }
     }
 
@@ -85,29 +88,32 @@ struct GrouperMetrics {
         }
     }
 
-    static func trafficMetric(_ name: String, _ t: DeviceTraffic) -> Double {
-        Double(name == "bytes_uploaded" ? t.bytesSent : name == "bytes_downloaded" ? t.bytesReceived : t.requests)
+    /// The delivery-latency and traffic metrics, computed alike for every architecture.
+    static func deliveryOrTraffic(_ metric: MetricName, _ latency: LatencyRecorder, _ traffic: DeviceTraffic) -> Double {
+        switch metric {
+        case .deliveryLatency: return latency.metric(.mean)
+        case .deliveryLatencyP50: return latency.metric(.p50)
+        case .deliveryLatencyP95: return latency.metric(.p95)
+        case .deliveryLatencyMax: return latency.metric(.max)
+        case .bytesUploaded: return Double(traffic.bytesSent)
+        case .bytesDownloaded: return Double(traffic.bytesReceived)
+        case .requests: return Double(traffic.requests)
+        default: preconditionFailure("\(metric) is neither a delivery-latency nor a traffic metric")
+        }
     }
 
     /// Distinct messages named by the convergence findings.
     static func lostMessages(_ report: CheckReport) -> Double {
         var ids: [String] = []
-        for f in report.findings(of: "convergence") { for id in f.messageIDs where !ids.contains(id) { ids.append(id) } }
+        for f in report.findings(of: .convergence) { for id in f.messageIDs where !ids.contains(id) { ids.append(id) } }
         return Double(ids.count)
     }
 
     /// Means over upload jobs, or receive rounds that rebuilt something, started after warm-up:
     /// from the system's running means, or from the records when it keeps them (the
     /// uncompacted switch; both give the same doubles).
-    func timing(_ name: String) -> Double {
-        let upload = name.hasPrefix("upload_")
-        let part: TimingStats.Part = switch name.dropFirst(upload ? 7 : 9) {
-        case "sync_time": .dataSync
-        case "sharing_time": .secretSharing
-        case "network_time": .network
-        case "time": .total
-        default: preconditionFailure("'\(name)' is not a timing metric")
-        }
+    func timing(_ direction: TransferDirection, _ part: TimingStats.Part) -> Double {
+        let upload = direction == .upload
         guard system.keepsTimingRecords else { return system.timingStats.mean(upload ? .upload : .download, part) }
         let since = SimTime.zero + spec.warmup
         let jobs = system.timings.filter {
@@ -122,13 +128,13 @@ struct GrouperMetrics {
 /// Advances a run while sampling the spec's `series` at its sample times. Sampling only
 /// reads the system, so a run with series processes the same events as one without.
 struct GrouperSeries {
-    let names: [String]
+    let names: [SeriesName]
     let times: [SimTime]
     /// Runs the system up to and including a time; the system's clock now.
     let advance: (SimTime) -> Void
     let clock: () -> SimTime
     /// A series value of the system now.
-    let sample: (String) -> Double
+    let sample: (SeriesName) -> Double
     private var next = 0
     private(set) var rows: [[Double]] = []
 
@@ -138,7 +144,7 @@ struct GrouperSeries {
     }
 
     init(spec: ScenarioSpec, advance: @escaping (SimTime) -> Void, clock: @escaping () -> SimTime,
-         sample: @escaping (String) -> Double) {
+         sample: @escaping (SeriesName) -> Double) {
         names = spec.series?.metrics ?? []
         times = spec.series?.times(duration: spec.duration) ?? []
         self.advance = advance; self.clock = clock; self.sample = sample
@@ -169,18 +175,17 @@ struct GrouperSeries {
     }
 
     /// A series value now (`SeriesCatalog`): counts since the start of the run, or states.
-    static func value(_ name: String, of system: GrouperSystem) -> Double {
+    static func value(_ name: SeriesName, of system: GrouperSystem) -> Double {
         switch name {
-        case "shares_on_servers": return Double(system.sharesOnServers)
-        case "devices_online": return Double(system.devicesOnline)
-        case "unsent_messages": return Double(system.unsentMessages)
-        case "messages_uploaded": return Double(system.counters.total(.messagesUploaded))
-        case "messages_rebuilt": return Double(system.counters.total(.messagesRebuilt))
-        case "resend_requests": return Double(system.counters.total(.resendRequests))
-        case "reuploads": return Double(system.counters.total(.reUploads))
-        case "bytes_uploaded": return Double(system.traffic.reduce(0) { $0 + $1.bytesSent })
-        case "bytes_downloaded": return Double(system.traffic.reduce(0) { $0 + $1.bytesReceived })
-        default: preconditionFailure("series '\(name)' is in SeriesCatalog but not sampled")
+        case .sharesOnServers: return Double(system.sharesOnServers)
+        case .devicesOnline: return Double(system.devicesOnline)
+        case .unsentMessages: return Double(system.unsentMessages)
+        case .messagesUploaded: return Double(system.counters.total(.messagesUploaded))
+        case .messagesRebuilt: return Double(system.counters.total(.messagesRebuilt))
+        case .resendRequests: return Double(system.counters.total(.resendRequests))
+        case .reuploads: return Double(system.counters.total(.reUploads))
+        case .bytesUploaded: return Double(system.traffic.reduce(0) { $0 + $1.bytesSent })
+        case .bytesDownloaded: return Double(system.traffic.reduce(0) { $0 + $1.bytesReceived })
         }
     }
 }

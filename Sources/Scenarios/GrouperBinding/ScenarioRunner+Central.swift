@@ -39,10 +39,10 @@ struct CentralExecutor {
         if let path = run.tracePath { try TraceFile.write("", to: path) }   // no protocol log for the central model
         try events?.finish()
         let metrics = CentralMetrics(system: system, spec: spec, atWarmup: atWarmup, report: report, latency: latency)
-        let checkers = ScenarioSpec.checkers.map { name -> CheckerVerdict in
+        let checkers = CheckerName.allCases.map { name -> CheckerVerdict in
             let found = report.findings(of: name)
-            let applies = ["convergence", "no-phantom"].contains(name)
-            return CheckerVerdict(name: name, kind: ScenarioSpec.livenessCheckers.contains(name) ? .liveness : .safety,
+            let applies = CentralSystem.checkers.contains(name)
+            return CheckerVerdict(name: name.rawValue, kind: name.isLiveness ? .liveness : .safety,
                                   passed: found.isEmpty || !spec.require.contains(name),
                                   detail: !applies ? "not applicable to the central architecture"
                                       : report.nothingToCheck && found.isEmpty ? "nothing to check: no device wrote anything"
@@ -50,7 +50,7 @@ struct CentralExecutor {
                                       + (found.count > 5 ? "; … \(found.count - 5) more" : ""))
         }
         return RunOutcome(metrics: metrics.all, checkers: checkers,
-                          fingerprint: system.fingerprint.value,
+                          fingerprint: system.fingerprint,
                           series: sampler.rows)
     }
 }

@@ -51,18 +51,18 @@ public struct GrouperExecutor: RunExecutor {
         var metrics = GrouperMetrics(system: system, spec: spec, atWarmup: atWarmup, report: report, latency: latency,
                                      trafficAtWarmup: trafficAtWarmup, exposureAtWarmup: exposureAtWarmup)
         metrics.byteSecondsAtWarmup = bytesAtWarmup
-        let checkers = ScenarioSpec.checkers.map { name -> CheckerVerdict in
+        let checkers = CheckerName.allCases.map { name -> CheckerVerdict in
             let found = report.findings(of: name)
             let required = spec.require.contains(name)
-            let vacuous = report.nothingToCheck && ["convergence", "delivery"].contains(name) && found.isEmpty
-            return CheckerVerdict(name: name, kind: ScenarioSpec.livenessCheckers.contains(name) ? .liveness : .safety,
+            let vacuous = report.nothingToCheck && name.needsWrites && found.isEmpty
+            return CheckerVerdict(name: name.rawValue, kind: name.isLiveness ? .liveness : .safety,
                                   passed: !found.contains { $0.kind != .server } || !required,
                                   detail: vacuous ? "nothing to check: no device wrote anything"
                                       : found.prefix(5).map(\.message).joined(separator: "; ")
                                       + (found.count > 5 ? "; … \(found.count - 5) more" : ""))
         }
         return RunOutcome(metrics: metrics.all, checkers: checkers,
-                          fingerprint: system.fingerprint.value,
+                          fingerprint: system.fingerprint,
                           series: sampler.rows)
     }
 
@@ -72,7 +72,7 @@ public struct GrouperExecutor: RunExecutor {
         var c = SystemConfig(devices: g.devices, servers: g.n, k: g.k, s: g.s, ttl: g.ttl,
                              variant: p.variant, scheme: spec.sharing, seed: seed)
         c.sweepPeriod = g.sweepPeriod
-        c.trackExposure = spec.metrics.contains { MetricCatalog.exposure.contains($0) }
+        c.trackExposure = spec.metrics.contains { name in MetricCatalog.exposure.contains { $0.rawValue == name } }
         if let m = g.members { c.members = m.map { $0 - 1 } }
         for profile in [spec.profiles.device, spec.profiles.network, spec.profiles.server] { profile.apply(to: &c) }
         switch p.confirm.mode {

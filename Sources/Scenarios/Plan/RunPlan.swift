@@ -47,11 +47,11 @@ public struct RunOutcome: Sendable {
     public var metrics: [(name: String, value: Double)]
     public var checkers: [CheckerVerdict]
     /// Hash of the run's event stream / results; equal on a rerun with the same seed.
-    public var fingerprint: UInt64
+    public var fingerprint: RunFingerprint
     /// With a `series` in the spec: one row per sample time (`SeriesSpec.times`), one value
     /// per series metric in the spec's order. Empty otherwise.
     public var series: [[Double]]
-    public init(metrics: [(name: String, value: Double)], checkers: [CheckerVerdict], fingerprint: UInt64,
+    public init(metrics: [(name: String, value: Double)], checkers: [CheckerVerdict], fingerprint: RunFingerprint,
                 series: [[Double]] = []) {
         self.metrics = metrics; self.checkers = checkers; self.fingerprint = fingerprint; self.series = series
     }
@@ -72,7 +72,7 @@ public struct RunRecord: Equatable, Sendable {
     public var seed: UInt64
     public var metrics: [Double]
     public var checkers: [CheckerVerdict]
-    public var fingerprint: UInt64
+    public var fingerprint: RunFingerprint
     /// Series samples (see `RunOutcome.series`); empty without a `series` in the spec.
     public var series: [[Double]] = []
 

@@ -14,7 +14,7 @@ public enum RecordJSON {
                  ("checkers", .array(r.checkers.map { c in
                     .object([("name", .string(c.name)), ("kind", .string(c.kind.rawValue)),
                              ("passed", .bool(c.passed)), ("detail", .string(c.detail))]) })),
-                 ("fingerprint", .string(StableHash.hex(r.fingerprint)))]
+                 ("fingerprint", .string(r.fingerprint.hex))]
         if !r.series.isEmpty { fields.append(("series", .array(r.series.map { .array($0.map(exact)) }))) }
         return .object(fields)
     }
@@ -24,7 +24,7 @@ public enum RecordJSON {
         guard let i = int(r["run"]), let p = int(r["point"]), let rep = int(r["replication"]),
               case .number(_, let seedText)? = r["seed"], let s = UInt64(seedText),
               case .array(let ms)? = r["metrics"], case .array(let cs)? = r["checkers"],
-              case .string(let fp)? = r["fingerprint"], let fpv = UInt64(fp, radix: 16) else { throw bad("malformed run") }
+              case .string(let fp)? = r["fingerprint"], let fpv = RunFingerprint(hex: fp) else { throw bad("malformed run") }
         func value(_ v: JSONValue) -> Double { if case .number(_, let t) = v { return Double(t) ?? .nan } else { return .nan } }
         var series: [[Double]] = []
         if let rows = r["series"] {

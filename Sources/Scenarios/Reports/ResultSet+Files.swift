@@ -28,7 +28,7 @@ extension ResultSet {
         let runs: [JSONValue] = records.map { r in
             .object([("run", .number(Double(r.index))), ("point", .number(Double(r.point))),
                      ("replication", .number(Double(r.replication))), ("seed", Self.integer(r.seed)),
-                     ("fingerprint", .string(StableHash.hex(r.fingerprint))),
+                     ("fingerprint", .string(r.fingerprint.hex)),
                      ("checkers", .string(r.failedCheckers.isEmpty ? "ok" : "failed:" + r.failedCheckers.map(\.name).joined(separator: ";")))])
         }
         let doc = JSONValue.object([
@@ -41,7 +41,7 @@ extension ResultSet {
             ("metrics", .array(spec.metrics.map { .string($0) })),
             ("points", .array(points)), ("runs", .array(runs)),
             ("files", .object(files.map { ($0.name, .string(StableHash.hex(StableHash.fnv1a64($0.contents)))) })),
-            ("fingerprint", .string(StableHash.hex(fingerprint))),
+            ("fingerprint", .string(fingerprint.hex)),
         ])
         return JSONWriter.pretty(doc)
     }

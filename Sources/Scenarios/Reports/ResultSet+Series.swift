@@ -14,7 +14,7 @@ extension ResultSet {
             for (t, time) in times.enumerated() {
                 for (m, name) in series.metrics.enumerated() {
                     let s = seriesSummary(point: p, sample: t, metric: m)
-                    rows.append([String(p)] + params + [NumberFormat.fixed(time.sinceStart.seconds), name,
+                    rows.append([String(p)] + params + [NumberFormat.fixed(time.sinceStart.seconds), name.rawValue,
                                  Self.seriesUnit(name), String(s.n), NumberFormat.fixed(s.mean),
                                  s.ci95HalfWidth.isNaN ? "" : NumberFormat.fixed(s.ci95HalfWidth)])
                 }
@@ -37,7 +37,7 @@ extension ResultSet {
         let scale = hours ? 3600.0 : 60.0
         return series.metrics.enumerated().map { m, name in
             let lines = scenario.points.indices.map { p -> SVGPlot.Series in
-                let label = scenario.points[p].assignments.isEmpty ? name
+                let label = scenario.points[p].assignments.isEmpty ? name.rawValue
                     : scenario.points[p].assignments.map { "\($0.path)=\(SweepPoint.text($0.value))" }.joined(separator: ", ")
                 let pts = times.indices.map { t -> (x: Double, y: Double, low: Double, high: Double) in
                     let s = seriesSummary(point: p, sample: t, metric: m)
@@ -53,5 +53,5 @@ extension ResultSet {
         }
     }
 
-    static func seriesUnit(_ name: String) -> String { SeriesCatalog.metric(named: name)?.unit ?? "" }
+    static func seriesUnit(_ name: SeriesName) -> String { SeriesCatalog.metric(name).unit }
 }

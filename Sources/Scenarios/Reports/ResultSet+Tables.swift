@@ -12,7 +12,7 @@ extension ResultSet {
             let params = scenario.points[r.point].assignments.map { SweepPoint.text($0.value) }
             let checks = r.failedCheckers.isEmpty ? "ok" : "failed:" + r.failedCheckers.map(\.name).joined(separator: ";")
             rows.append([String(r.index), String(r.point), String(r.replication), String(r.seed)] + params
-                        + r.metrics.map { NumberFormat.fixed($0) } + [checks, StableHash.hex(r.fingerprint)])
+                        + r.metrics.map { NumberFormat.fixed($0) } + [checks, r.fingerprint.hex])
         }
         return CSV.render(rows)
     }

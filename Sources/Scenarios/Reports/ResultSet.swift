@@ -44,9 +44,9 @@ public struct ResultSet: Sendable {
     }
 
     /// Fingerprint of the whole result: FNV-1a over run fingerprints in order.
-    public var fingerprint: UInt64 {
+    public var fingerprint: RunFingerprint {
         var bytes: [UInt8] = []
-        for r in records { withUnsafeBytes(of: r.fingerprint.littleEndian) { bytes.append(contentsOf: $0) } }
-        return StableHash.fnv1a64(bytes: bytes)
+        for r in records { withUnsafeBytes(of: r.fingerprint.value.littleEndian) { bytes.append(contentsOf: $0) } }
+        return RunFingerprint(value: StableHash.fnv1a64(bytes: bytes))
     }
 }

@@ -1,35 +1,5 @@
 import SimKernel
 
-/// What values a metric can take, so that its interval stays inside that range.
-public enum MetricRange: Sendable, Equatable {
-    /// 0 or 1 per run (`converged`): Wilson score interval of "k of n runs".
-    case binary
-    /// A fraction in [0, 1] per run (`delivery_ratio`).
-    case fraction
-    /// Counts, times, bytes: never below 0.
-    case nonNegative
-    /// Anything.
-    case unbounded
-
-    /// The range a unit implies: "0/1", "fraction", the units of counts and times, else unbounded.
-    public static func of(unit: String) -> MetricRange {
-        switch unit {
-        case "0/1": return .binary
-        case "fraction": return .fraction
-        case "messages", "shares", "s", "bytes", "requests", "events", "devices": return .nonNegative
-        default: return .unbounded
-        }
-    }
-
-    var bounds: (lo: Double, hi: Double) {
-        switch self {
-        case .binary, .fraction: return (0, 1)
-        case .nonNegative: return (0, .infinity)
-        case .unbounded: return (-.infinity, .infinity)
-        }
-    }
-}
-
 /// Mean and 95% confidence interval of replication values, kept inside the metric's range.
 ///
 /// NaN values (a metric undefined in a run, e.g. a mean over no messages) are left out and

@@ -16,7 +16,7 @@ extension ScenarioSpec {
             ("profiles", .object([("device", Self.profileJSON(profiles.device)), ("network", Self.profileJSON(profiles.network)),
                                   ("server", Self.profileJSON(profiles.server))])),
             ("metrics", .array(metrics.map { .string($0) })),
-            ("require", .array(require.map { .string($0) })),
+            ("require", .array(require.map { .string($0.rawValue) })),
         ]
         if deviceStore != DeviceStoreConfig() {   // issue #10; absent when plain with the default iterations
             top.append(("device_store", .object([("at_rest", .string(deviceStore.atRest.rawValue)),
@@ -25,7 +25,7 @@ extension ScenarioSpec {
         if architecture == .central { top = Self.centralOnly(top, central) }
         if let precision { top = top.filter { $0.0 != "replications" } + [("precision", precision.json)] }
         if let series {
-            top.append(("series", .object([("every", Self.duration(series.every)), ("metrics", .array(series.metrics.map { .string($0) }))])))
+            top.append(("series", .object([("every", Self.duration(series.every)), ("metrics", .array(series.metrics.map { .string($0.rawValue) }))])))
         }
         return .object(top)
     }

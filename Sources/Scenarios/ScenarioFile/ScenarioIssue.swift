@@ -125,6 +125,11 @@ extension Node {
         return s
     }
 
+    /// One of the cases of `E`, by its raw value (with did-you-mean when it is none).
+    func choice<E: RawRepresentable & CaseIterable>(_: E.Type) -> E? where E.RawValue == String {
+        choice(E.allCases.map(\.rawValue)).flatMap(E.init(rawValue:))
+    }
+
     /// The longest duration a scenario may give anywhere: every sum the model forms from
     /// a handful of them (a time plus delays) stays far inside Int64 nanoseconds (292 years).
     static let longestDuration = SimDuration.days(3650)

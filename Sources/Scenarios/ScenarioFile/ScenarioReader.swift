@@ -91,7 +91,7 @@ struct ScenarioReader {
         let nn = o.required("n", "an integer in 1...255").flatMap { $0.int(in: 1...255) }
         let s = o.required("s", "an integer in 1...255").flatMap { $0.int(in: 1...255) }
         let ttl = o.optional("ttl").map { $0.duration(positive: true) } ?? GroupSpec.defaultTTL
-        let sweepPeriod = o.optional("sweep_period").map { $0.duration(positive: true) } ?? SimDuration.seconds(Int64(60))
+        let sweepPeriod = o.optional("sweep_period").map { $0.duration(positive: true) } ?? SystemConfig.defaultSweepPeriod
         if let k, let s, let nn {
             for v in ShareThreshold.violations(k: k, n: nn, s: s) { sink.add(n.key(v.parameter), v.message) }
         }
@@ -147,23 +147,22 @@ struct ScenarioReader {
                             resendMulticastAfter: shared, unsentRetryPeriod: unsent, rebuild: rebuild)
     }
 
-    func readRequire(_ n: Node?) -> [String]? {
-        guard let n else { return ScenarioSpec.checkers }
+    func readRequire(_ n: Node?) -> [CheckerName]? {
+        guard let n else { return CheckerName.allCases }
         guard case .array(let items) = n.value else {
-            n.fail("a list of checker names: \(ScenarioSpec.checkers.joined(separator: ", ")) (may be empty)"); return nil
+            n.fail("a list of checker names: \(CheckerName.allCases.map(\.rawValue).joined(separator: ", ")) (may be empty)"); return nil
         }
-        var out: [String] = []
+        var out: [CheckerName] = []
         for (i, item) in items.enumerated() {
             let m = Node(value: item, path: n.index(i), sink: sink)
-            guard let name = m.choice(ScenarioSpec.checkers) else { continue }
+            guard let name = m.choice(CheckerName.self) else { continue }
             if out.contains(name) { m.fail("a checker not listed before") } else { out.append(name) }
         }
         return out.count == items.count ? out : nil
     }
 
-    func readMetrics(_ n: Node?, catalog: [MetricCatalog.Metric] = MetricCatalog.all) -> [String]? {
+    func readMetrics(_ n: Node?, names: [String] = MetricCatalog.all.map(\.name)) -> [String]? {
         guard let n else { return MetricCatalog.defaults }
-        let names = catalog.map(\.name)
         guard case .array(let items) = n.value, !items.isEmpty else {
             n.fail("a non-empty list of metric names (see `grouper-sim list`)"); return nil
         }
@@ -183,7 +182,7 @@ struct ScenarioReader {
         let before = sink.count
         let every = o.required("every", "the sampling interval, " + Node.durationHelp).flatMap { $0.duration(positive: true) }
         let names = o.required("metrics", "a non-empty list of series names (see `grouper-sim list`)").flatMap {
-            readMetrics($0, catalog: SeriesCatalog.all)
+            readMetrics($0, names: SeriesCatalog.all.map(\.name))?.compactMap(SeriesName.init(rawValue:))
         }
         if let every, let d = duration {
             if every > d {

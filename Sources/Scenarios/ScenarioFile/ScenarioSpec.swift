@@ -26,7 +26,7 @@ public struct ScenarioSpec: Equatable, Sendable {
     /// Values sampled over time in each run (`series.csv`), if asked.
     public var series: SeriesSpec?
     /// Checkers whose failure fails the run (exit code 1); the others are only reported.
-    public var require: [String]
+    public var require: [CheckerName]
     /// The last `settle` of the run is quiet: no writes, every device online, every server up
     /// (churn and fault processes stop, windows are clipped, restarts in it are dropped), so
     /// liveness can be judged.
@@ -40,11 +40,6 @@ public struct ScenarioSpec: Equatable, Sendable {
     /// Replications per point chosen by a precision target (nil: `replications` each). With
     /// it, `replications` is the cap, `precision.maxReplications`.
     public var precision: PrecisionSpec? = nil
-
-    /// The checkers a run reports.
-    public static let checkers = ["convergence", "delivery", "outbox", "no-phantom", "ttl"]
-    /// The checkers of `checkers` that judge liveness (the others judge safety).
-    public static let livenessCheckers = ["convergence", "delivery", "outbox"]
 }
 
 /// The group: devices over n servers with f(k, n, s) and a TTL.
@@ -97,8 +92,8 @@ extension ProtocolSpec {
     /// confirm every TTL, push and poll every 5 min, resend and unsent retries every 10 min.
     public static func defaults(ttl: SimDuration) -> ProtocolSpec {
         ProtocolSpec(variant: .thesis, confirm: ConfirmPolicySpec(mode: .periodic, period: ttl, onReconnect: true),
-                     receive: ReceivePolicySpec(mode: .pushAndPoll, pollPeriod: .minutes(5), onReconnect: true),
-                     resendRetry: .minutes(10), unsentRetryPeriod: .minutes(10))
+                     receive: ReceivePolicySpec(mode: .pushAndPoll, pollPeriod: DefaultPeriods.poll, onReconnect: true),
+                     resendRetry: DefaultPeriods.resendRetry, unsentRetryPeriod: DefaultPeriods.unsentRetry)
     }
 }
 

@@ -1,4 +1,5 @@
 import SimKernel
+import GrouperModel
 
 /// `grouper-sim shrink`: from one failing run to a small scenario that fails the same checker
 /// the same way (docs/cli.md, "shrink").
@@ -11,7 +12,7 @@ import SimKernel
 public struct ScenarioShrinker {
     /// What must keep happening: this checker fails, with a finding like `signature`.
     public struct Target: Equatable, Sendable {
-        public var checker: String
+        public var checker: CheckerName
         /// The original's first finding of `checker`, numbers and ids masked (`masked`).
         public var signature: String
         public var finding: String
@@ -30,13 +31,14 @@ public struct ScenarioShrinker {
 
     /// The target of a run: the named checker's first finding, or the first required checker
     /// that failed. Nil when the run passes (that checker found nothing).
-    public mutating func target(of spec: ScenarioSpec, replication: Int, checker: String?) throws -> Target? {
+    public mutating func target(of spec: ScenarioSpec, replication: Int, checker: CheckerName?) throws -> Target? {
         var probe = spec
         probe.require = checker.map { [$0] } ?? spec.require
         let verdicts = try outcome(probe, replication: replication)
-        guard let failed = verdicts.first(where: { !$0.passed && (checker == nil || $0.name == checker) }) else { return nil }
+        let failures = verdicts.filter { !$0.passed }.compactMap { v in CheckerName(rawValue: v.name).map { (v, $0) } }
+        guard let (failed, name) = failures.first(where: { checker == nil || $0.1 == checker }) else { return nil }
         let first = Self.findings(failed.detail).first ?? failed.detail
-        return Target(checker: failed.name, signature: Self.masked(first), finding: first)
+        return Target(checker: name, signature: Self.masked(first), finding: first)
     }
 
     /// Whether `spec` (run as `replication`) fails `target` the same way.
@@ -53,7 +55,7 @@ public struct ScenarioShrinker {
             let hits = try parallelMap(batch) { spec -> Bool in
                 var probe = spec
                 probe.require = [target.checker]
-                guard let v = try? Self.run(probe, replication: replication, executor).first(where: { $0.name == target.checker })
+                guard let v = try? Self.run(probe, replication: replication, executor).first(where: { $0.name == target.checker.rawValue })
                 else { return false }
                 return !v.passed && Self.findings(v.detail).contains { Self.masked($0) == target.signature }
             }

@@ -76,7 +76,7 @@ enum ProtocolBench {
         if json {
             io.out("{\"bench\":\"protocol\",\"cpu_seconds\":\(String(format: "%.3f", cpu)),\"devices\":\(devices),"
                    + "\"events\":\(Int(events)),\"events_per_second\":\(f(events / wall)),"
-                   + "\"fingerprint\":\"\(StableHash.hex(record.fingerprint))\",\"hours\":\(hours),"
+                   + "\"fingerprint\":\"\(record.fingerprint.hex)\",\"hours\":\(hours),"
                    + "\"max_rss_gb\":\(String(format: "%.3f", rss)),"
                    + "\"messages_rebuilt\":\(Int(rebuilt)),\"messages_uploaded\":\(Int(record.metrics[1])),"
                    + "\"rebuilt_per_second\":\(f(rebuilt / wall)),"
@@ -86,7 +86,7 @@ enum ProtocolBench {
                    + "\(String(format: "%.3f", cpu)) s CPU, \(Int(events)) events (\(f(events / wall))/s), "
                    + "\(f(Double(hours) / wall)) simulated h per s; uploaded \(Int(record.metrics[1])), "
                    + "rebuilt \(Int(rebuilt)) (\(f(rebuilt / wall))/s); max RSS \(String(format: "%.3f", rss)) GB; "
-                   + "fingerprint \(StableHash.hex(record.fingerprint))\n")
+                   + "fingerprint \(record.fingerprint.hex)\n")
         }
         return .ok
     }

@@ -73,7 +73,7 @@ enum SharingBench {
         try list.finish(known: ["--json", "--quick", "--scheme", "--bytes", "--seconds", "--k", "--n", "--help"])
         var cases = thresholds.filter { (onlyK ?? $0.0) == $0.0 && (onlyN ?? $0.1) == $0.1 }
         if cases.isEmpty, let k = onlyK, let n = onlyN {
-            guard k <= n else { throw CLIError("bench sharing: --k must not exceed --n (got k=\(k), n=\(n))") }
+            if let v = ShareThreshold.sharingViolations(k: k, n: n).first { throw CLIError("bench sharing: --\(v)") }
             cases = [(k, n)]
         }
         var schemes = SharingSchemeKind.allCases

@@ -15,7 +15,7 @@ import SimKernel
         system.world.serverNodes[1].sweepEnabled = false
         system.update(device: 0, objectID: "a", size: 10, at: SimTime.zero + .seconds(Int64(1)))
         system.run(until: SimTime.zero + .minutes(30))
-        let ttl = system.check().findings(of: "ttl")
+        let ttl = system.check().findings(of: .ttl)
         #expect(!ttl.isEmpty && ttl.allSatisfy { $0.kind == .safety && $0.message.contains("server 1") })
         #expect(system.check().safetyFailed)
     }
@@ -29,7 +29,7 @@ import SimKernel
                                     objectID: "a", receiver: "*", sender: system.nodeIDs[0], email: "", name: "",
                                     sendTime: 999, messageID: "forged")
         _ = system.world.deviceNodes[1].store.updateRemote(forged)
-        let phantom = system.check().findings(of: "no-phantom")
+        let phantom = system.check().findings(of: .noPhantom)
         #expect(phantom.count == 1 && phantom[0].kind == .safety && phantom[0].message.contains("D1"))
         #expect(system.check().safetyFailed)
     }
@@ -39,7 +39,7 @@ import SimKernel
         system.setOnline(false, device: 1, at: .zero)
         system.update(device: 0, objectID: "a", size: 10, at: SimTime.zero + .seconds(Int64(1)))
         system.run(until: SimTime.zero + .minutes(5))
-        let f = system.check().findings(of: "convergence")
+        let f = system.check().findings(of: .convergence)
         #expect(f.count == 1 && f[0].kind == .liveness && f[0].message.contains("D1 is offline"))
         #expect(f[0].messageIDs == [system.writes[0].messageID])
     }

@@ -25,7 +25,7 @@ import SimKernel
         system.invite(device: 2, at: Self.at(2))
         system.update(device: 1, objectID: "a", size: 20, at: Self.at(3))
         system.run(until: Self.at(10))
-        let outside = system.check().findings(of: "convergence").filter { $0.message.contains("D2 is outside the group") }
+        let outside = system.check().findings(of: .convergence).filter { $0.message.contains("D2 is outside the group") }
         #expect(outside.count == 1 && outside[0].message.contains("offline"), "\(system.check().findings)")
         #expect(!system.isMember(device: 2))
         // The owner comes back: the postponed invitation is made, and D2 catches up.
@@ -55,14 +55,14 @@ import SimKernel
         system.run(until: Self.at(30))
         // Down is unreachable, not stopped: both deleted the share on time.
         #expect(system.serverSnapshot(1).shares.isEmpty && system.serverSnapshot(2).shares.isEmpty)
-        #expect(system.check().findings(of: "ttl").isEmpty)
+        #expect(system.check().findings(of: .ttl).isEmpty)
         // A blackholed server that never sweeps is caught although it is down.
         let canary = try GrouperSystem(config: Self.config())
         canary.world.serverNodes[1].sweepEnabled = false
         canary.update(device: 1, objectID: "a", size: 20, at: Self.at(0, 5))
         canary.setServerState(.blackhole, server: 1, at: Self.at(1))
         canary.run(until: Self.at(30))
-        let ttl = canary.check().findings(of: "ttl")
+        let ttl = canary.check().findings(of: .ttl)
         #expect(!ttl.isEmpty && ttl.allSatisfy { $0.message.contains("server 1") }, "\(ttl)")
     }
 
@@ -79,7 +79,7 @@ import SimKernel
         #expect(system.objects(device: 1).map(\.id) == ["a"])
         system.setOnline(true, device: 2, at: Self.at(20))
         system.run(until: Self.at(20) + .nanoseconds(1_000_000))  // before D2's first round ends
-        let f = system.check().findings(of: "convergence").filter { $0.message.hasPrefix("D2 lacks") }
+        let f = system.check().findings(of: .convergence).filter { $0.message.hasPrefix("D2 lacks") }
         #expect(f.count == 1 && f[0].message.contains("(0 servers still hold it)"), "\(f)")
     }
 
@@ -90,7 +90,7 @@ import SimKernel
         for j in 0..<3 { system.restartServer(j, keepData: false, at: Self.at(2)) }
         system.setOnline(true, device: 1, at: Self.at(4))
         system.run(until: Self.at(6))
-        let f = system.check().findings(of: "convergence").filter { $0.message.hasPrefix("D1 lacks") }
+        let f = system.check().findings(of: .convergence).filter { $0.message.hasPrefix("D1 lacks") }
         #expect(f.count == 1 && f[0].message.contains("dropped by a data-losing restart of servers 0, 1, 2"), "\(f)")
         #expect(!f[0].message.contains("TTL"))
     }
@@ -106,9 +106,9 @@ import SimKernel
         system.setOnline(true, device: 1, at: Self.at(20))
         system.run(until: Self.at(25))
         let report = system.check()
-        #expect(report.findings(of: "convergence").isEmpty && system.deliveryRatio == 1, "\(report.findings)")
+        #expect(report.findings(of: .convergence).isEmpty && system.deliveryRatio == 1, "\(report.findings)")
         // The two writes D1 never handled are the delivery checker's.
-        let missed = report.findings(of: "delivery")
+        let missed = report.findings(of: .delivery)
         #expect(missed.count == 1 && missed[0].messageIDs == Array(system.writes[2...3].map(\.messageID)))
     }
 
@@ -122,8 +122,8 @@ import SimKernel
         system.update(device: 0, objectID: "hot", size: 30, at: Self.at(21))
         system.run(until: Self.at(30))
         let report = system.check()
-        #expect(report.findings(of: "convergence").isEmpty, "newest version wins hides the loss")
-        let missed = report.findings(of: "delivery")
+        #expect(report.findings(of: .convergence).isEmpty, "newest version wins hides the loss")
+        let missed = report.findings(of: .delivery)
         #expect(missed.count == 1 && missed[0].messageIDs == system.writes[0...2].map(\.messageID))
         #expect(missed[0].message.contains("deleted by the servers' TTL"))
         // The thesis variant recovers them all.
@@ -154,7 +154,7 @@ import SimKernel
         #expect(thesis.check().passed, "\(thesis.check().findings)")
         // As-built repeats the whole batch: the outbox checker names what is stuck.
         let asBuilt = try run(.asBuilt)
-        let stuck = asBuilt.check().findings(of: "outbox")
+        let stuck = asBuilt.check().findings(of: .outbox)
         #expect(stuck.count == 1 && stuck[0].message.hasPrefix("D0") && stuck[0].messageIDs.count == 19, "\(stuck)")
     }
 }

@@ -8,10 +8,18 @@ final class ScriptedContext: DeviceContext {
     var now: SimTime = .zero
     var wakeups: [(event: GrouperEvent, at: SimTime)] = []
     var requests: [(request: ServerRequest, server: Int, bytes: Int)] = []
+    /// CPU work the device asked for, in order, with when it was asked.
+    var cpuWork: [(work: SimDuration, at: SimTime)] = []
+    /// When asked work is done; by default a CPU that is always free (now + work).
+    var cpuDone: (SimDuration, SimTime) -> SimTime = { work, now in now + work }
 
     func schedule(_ event: GrouperEvent, at time: SimTime) { wakeups.append((event, time)) }
     func schedule(_ event: GrouperEvent, after delay: SimDuration) { wakeups.append((event, now + delay)) }
     func send(_ request: ServerRequest, bytes: Int, to server: Int) { requests.append((request, server, bytes)) }
+    func useCPU(_ work: SimDuration) -> SimTime {
+        cpuWork.append((work, now))
+        return cpuDone(work, now)
+    }
     func peer(_ device: Int) -> ScriptedContext { self }
 }
 
@@ -103,5 +111,38 @@ final class ScriptedContext: DeviceContext {
         let pull = try #require(timers.wakeups.last)
         guard case .timer(.pull) = pull.event else { Issue.record("expected the pull timer again"); return }
         #expect(pull.at == timers.now + d.config.receive.pullPeriod!)
+    }
+
+    /// The context owns CPU time: the device charges its profile's costs through it and waits
+    /// exactly as long as the context says, whatever the profile.
+    @Test func theContextDecidesWhenCPUWorkIsDone() throws {
+        let (d, world) = Self.device()
+        defer { withExtendedLifetime(world) {} }  // the device holds it unowned
+        let ctx = ScriptedContext()
+        ctx.now = SimTime.zero + .seconds(Int64(10))
+        let slow = SimDuration.minutes(7)
+        ctx.cpuDone = { _, now in now + slow }
+        d.handle(.command(.update(objectID: "obj", size: 323)), ctx)
+        // Encoding and splitting: one piece of work, costed by the profile, done when the context says.
+        #expect(ctx.cpuWork.count == 1 && ctx.cpuWork[0].work > .zero && ctx.cpuWork[0].at == ctx.now)
+        let ready = try #require(ctx.wakeups.last)
+        guard case .uploadReady(let job) = ready.event else { Issue.record("expected uploadReady, got \(ready.event)"); return }
+        #expect(ready.at == ctx.now + slow)
+
+        // Each request's client overhead (the profile's `request` cost) is CPU work too: its
+        // send time is the context's answer, here an instant CPU.
+        ctx.now = ready.at
+        ctx.cpuDone = { _, now in now }
+        d.handle(.uploadReady(jobID: job), ctx)
+        #expect(ctx.requests.count == 3)
+        #expect(ctx.cpuWork.dropFirst().map(\.work) == Array(repeating: d.config.device.requestTime, count: 3))
+        #expect(ctx.requests.allSatisfy { $0.request.sentAt == ctx.now })
+
+        // A CPU that is busy until a fixed moment delays the sends to that moment.
+        let busy = ctx.now + .seconds(Int64(90))
+        ctx.cpuDone = { work, _ in busy + work }
+        d.handle(.command(.receive), ctx)
+        let lists = ctx.requests.dropFirst(3)
+        #expect(lists.count == 3 && lists.allSatisfy { $0.request.sentAt == busy + d.config.device.requestTime })
     }
 }

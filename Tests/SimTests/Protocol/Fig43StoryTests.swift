@@ -74,12 +74,12 @@ private func at(_ minutes: Int64, _ seconds: Int64 = 0) -> SimTime { SimTime.zer
 
     @Test func withoutRecoveryTheCheckerNamesTheLostMessages() throws {
         let system = try Self.run(.noRecovery)
-        let lost = system.check().findings(of: "convergence")
+        let lost = system.check().findings(of: .convergence)
         let ids = system.writes.filter { ["r3", "r4", "r5"].contains($0.objectID) }.map(\.messageID)
         #expect(lost.flatMap(\.messageIDs) == ids)
         #expect(lost.allSatisfy { $0.kind == .liveness && $0.message.contains("lost") })
         #expect(lost.allSatisfy { $0.message.contains("deleted by the servers' TTL") })
-        #expect(system.check().findings(of: "delivery").flatMap(\.messageIDs) == ids)
+        #expect(system.check().findings(of: .delivery).flatMap(\.messageIDs) == ids)
         #expect(!system.check().safetyFailed)
     }
 

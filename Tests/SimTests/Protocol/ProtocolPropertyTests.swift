@@ -115,8 +115,8 @@ struct RandomRun {
         for seed in 1...UInt64(seeds) {
             let report = try RandomRun.make(seed: seed, variant: .noRecovery).check()
             #expect(!report.safetyFailed, "seed \(seed): \(report.findings)")
-            let lost = report.findings(of: "convergence").filter { !$0.messageIDs.isEmpty }
-            let missed = report.findings(of: "delivery")
+            let lost = report.findings(of: .convergence).filter { !$0.messageIDs.isEmpty }
+            let missed = report.findings(of: .delivery)
             if !lost.isEmpty {
                 failing += 1
                 #expect(lost.allSatisfy { $0.message.contains($0.messageIDs[0]) })

@@ -46,7 +46,7 @@ import SimKernel
         #expect(built.log.contains { $0.text.hasPrefix("wedged") })
         // r1's shares reached three servers, so the receiver still rebuilds it by pulling; r2 is never sent.
         #expect(built.objects(device: 1).map(\.id) == ["r1"])
-        let lost = built.check().findings(of: "convergence")
+        let lost = built.check().findings(of: .convergence)
         #expect(lost.count == 1 && lost[0].message.contains("r2") && lost[0].message.contains("wedged"))
     }
 

@@ -15,7 +15,7 @@ import SimKernel
         system.setServerState(downState, server: 1, at: SimTime.zero + .minutes(2))
         system.setServerState(.up, server: 1, at: SimTime.zero + .hours(3))
         system.run(until: SimTime.zero + .hours(4))
-        let ttl = system.check().findings(of: "ttl")
+        let ttl = system.check().findings(of: .ttl)
         #expect(ttl.isEmpty, "\(ttl)")
         #expect(system.objects(device: 1).map(\.id) == ["r1"])
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import SimKernel
 @testable import Scenarios
 
 /// Common random numbers: replication r draws the same workload and churn at every sweep
@@ -48,7 +49,7 @@ import Testing
     }
 
     @Test func addingSweepValuesOnAnyAxisKeepsExistingRuns() throws {
-        func records(_ ks: String, _ ttls: String) throws -> [String: UInt64] {
+        func records(_ ks: String, _ ttls: String) throws -> [String: RunFingerprint] {
             let text = """
             {"format": 1, "name": "grow", "seed": 9, "replications": 2, "duration": "1h",
              "group": {"devices": 3, "k": 2, "n": 3, "s": 3},
@@ -56,7 +57,7 @@ import Testing
             """
             let plan = RunPlan(try ScenarioLoader.load(ScenarioSource(label: "g.json", text: text)))
             let recs = try ParallelRunner.execute(plan.runs, executor: GrouperExecutor(), jobs: 2)
-            var out: [String: UInt64] = [:]
+            var out: [String: RunFingerprint] = [:]
             for r in recs { out["\(plan.scenario.points[r.point].label) r\(r.replication)"] = r.fingerprint }
             return out
         }

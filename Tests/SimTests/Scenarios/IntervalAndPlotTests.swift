@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import SimKernel
 @testable import Scenarios
 
 /// Intervals stay inside each metric's range, tables say "k of n runs" for 0/1 metrics, and
@@ -11,7 +12,7 @@ import Testing
             let even = run.replication % 2 == 0
             return RunOutcome(metrics: [("converged", even ? 1 : 0), ("delivery_ratio", even ? 1 : 0.9),
                                         ("lost_messages", even ? 0 : 30), ("upload_time", .nan)],
-                              checkers: [], fingerprint: UInt64(run.index))
+                              checkers: [], fingerprint: RunFingerprint(value: UInt64(run.index)))
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import SimKernel
 @testable import Scenarios
 @testable import grouper_sim
 
@@ -11,7 +12,7 @@ import Testing
         func execute(_ run: ResolvedRun) throws -> RunOutcome {
             let sign: Double = run.replication % 2 == 0 ? 1 : -1
             let v = run.spec.group.k == 1 ? 10 + sign : sign
-            return RunOutcome(metrics: [("messages_uploaded", v), ("converged", 1)], checkers: [], fingerprint: UInt64(run.replication))
+            return RunOutcome(metrics: [("messages_uploaded", v), ("converged", 1)], checkers: [], fingerprint: RunFingerprint(value: UInt64(run.replication)))
         }
     }
 

@@ -24,7 +24,7 @@ import SimKernel
         """
     }
 
-    static func fingerprint(_ text: String) throws -> UInt64 {
+    static func fingerprint(_ text: String) throws -> RunFingerprint {
         let s = try ScenarioLoader.load(ScenarioSource(label: "p.json", text: text))
         return try ParallelRunner.record(RunPlan(s).runs[0], executor: GrouperExecutor()).fingerprint
     }

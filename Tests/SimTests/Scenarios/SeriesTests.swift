@@ -31,7 +31,7 @@ import Testing
     @Test func grouperSeriesFollowTheRun() throws {
         let (s, records) = try run(Self.text)
         let names = try #require(s.base.series).metrics
-        let col = { (name: String) in names.firstIndex(of: name)! }
+        let col = { (name: String) in names.firstIndex(of: SeriesName(rawValue: name)!)! }
         for r in records {
             #expect(r.series.count == 24)                                       // 6 h / 15 min
             let shares = r.series.map { $0[col("shares_on_servers")] }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import GrouperModel
 @testable import Scenarios
 
 /// `grouper-sim shrink`: a planted failure (the no-recovery canary) shrinks to a small scenario
@@ -43,7 +44,7 @@ import Testing
         #expect(spec.faults.isEmpty)
         #expect(spec.duration <= .hours(36))
         #expect(spec.workload.update == nil && spec.churn.process == nil)
-        #expect(spec.require == ["convergence"])
+        #expect(spec.require == [.convergence])
         // Running the shrunk file fails the same checker, with the same kind of finding.
         let again = runCLI(["run", out, "--out", dir.appendingPathComponent("res").path, "--progress", "never"])
         #expect(again.code == 1)

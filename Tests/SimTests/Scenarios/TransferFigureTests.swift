@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import SimKernel
 @testable import Scenarios
 
 /// The thesis-style transfer figure (upload and download side by side, bars stacked into
@@ -82,7 +83,7 @@ import Testing
             let net = 3 + (vary ? Double(run.replication) : 0)
             return RunOutcome(metrics: [("upload_sync_time", 1), ("upload_sharing_time", 2), ("upload_network_time", net),
                                         ("download_sync_time", .nan), ("download_sharing_time", .nan),
-                                        ("download_network_time", .nan)], checkers: [], fingerprint: 1)
+                                        ("download_network_time", .nan)], checkers: [], fingerprint: RunFingerprint(value: 1))
         }
     }
 
