@@ -38,6 +38,6 @@ import SimKernel
             #expect(LatencyRecorder(reporting: ["events", q]).keepsSamples)
         }
         let lean = LatencyRecorder(keepsSamples: false)
-        #expect(lean.metric("delivery_latency_p95").isNaN && lean.samples.isEmpty)
+        #expect(lean.metric(.p95).isNaN && lean.samples.isEmpty)
     }
 }
