@@ -59,7 +59,11 @@ public struct NewestVersionWinsStore: SyncPlugin {
     }
 
     mutating func write(_ id: String, _ new: StoredObject) -> Bool {
-        if let old = entries[id], old.version >= new.version { return false }
+        if let i = entries.index(forKey: id) {   // one lookup for the check and the write
+            if entries.values[i].version >= new.version { return false }
+            entries.values[i] = new
+            return true
+        }
         entries[id] = new
         return true
     }
