@@ -32,15 +32,7 @@ extension RunCommand {
         } catch { throw CLIError("run: \(error)") }
         let name = f.scenario.base.name
         let bar = ProgressBar(label: name, style: ProgressBar.style(o.progress, terminal: terminal), io: io)
-        var session = RunSession(executor: f.executor, jobs: o.jobs)
-        session.reuse = f.reuse
-        let interrupt = Interruption.fromEnvironment()
-        session.keep = { r in
-            try partial.keep(r)
-            interrupt?.count()
-        }
-        session.progress = bar.update
-        if bar.enabled { session.partial = bar.updatePartial }
+        let session = keepingSession(f.executor, jobs: o.jobs, reuse: f.reuse, into: partial, bar: bar)
         bar.begin(f.scenario.base.precision == nil ? plan.runs.count : f.scenario.points.count * f.scenario.base.precision!.minReplications)
         let records: [RunRecord]
         do {
@@ -62,6 +54,22 @@ extension RunCommand {
         partial.remove()
         io.out(result.summaryMarkdown + "\nwrote \(f.destination)/ (\(records.count) runs, fingerprint \(result.fingerprint.hex))\n")
         return records
+    }
+
+    /// A session that reuses `reuse`, keeps every new record in `partial` as it finishes (and
+    /// honours the test interruption hook), and reports to `bar`.
+    static func keepingSession(_ executor: any RunExecutor, jobs: Int, reuse: [RunKey: RunRecord], into partial: PartialRun,
+                               bar: ProgressBar) -> RunSession {
+        var session = RunSession(executor: executor, jobs: jobs)
+        session.reuse = reuse
+        let interrupt = Interruption.fromEnvironment()
+        session.keep = { r in
+            try partial.keep(r)
+            interrupt?.count()
+        }
+        session.progress = bar.update
+        if bar.enabled { session.partial = bar.updatePartial }
+        return session
     }
 
     /// A new run must not silently bypass an unfinished one into the same folder.

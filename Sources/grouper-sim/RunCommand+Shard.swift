@@ -41,15 +41,7 @@ extension RunCommand {
             partial = try f.partial ?? PartialRun.create(at: PartialRun.folder(for: OutputSafety.resolved(f.destination)), header: header)
         } catch { throw CLIError("run: \(error)") }
         let bar = ProgressBar(label: f.scenario.base.name, style: ProgressBar.style(o.progress, terminal: terminal), io: io)
-        var session = RunSession(executor: f.executor, jobs: o.jobs)
-        session.reuse = f.reuse
-        let interrupt = Interruption.fromEnvironment()
-        session.keep = { r in
-            try partial.keep(r)
-            interrupt?.count()
-        }
-        session.progress = bar.update
-        if bar.enabled { session.partial = bar.updatePartial }
+        let session = keepingSession(f.executor, jobs: o.jobs, reuse: f.reuse, into: partial, bar: bar)
         let points = f.scenario.points.indices.filter { $0 % n == i - 1 }.count
         bar.begin(precise ? points * f.scenario.base.precision!.minReplications : runs.count)
         let records: [RunRecord]
