@@ -10,11 +10,11 @@ struct ReplicationCounts: Sendable {
 }
 
 extension ThesisEquations {
-    static func config(_ p: EquationParameters, seed: UInt64) -> SystemConfig {
+    static func config(_ p: EquationParameters, seed: UInt64) throws -> SystemConfig {
         let a = p.model
         // One server, k = s = 1: with every server up the counts do not depend on (k, n, s)
         // and a run is about three times cheaper than f(2, 3, 3).
-        var c = SystemConfig(devices: p.devices, servers: 1, k: 1, s: 1, ttl: p.ttl,
+        var c = SystemConfig(devices: p.devices, threshold: try ShareThreshold(k: 1, n: 1, s: 1), ttl: p.ttl,
                              variant: p.variant, scheme: .gf256, seed: seed)
         c.initialMembers = p.devices
         c.sweepPeriod = sweepPeriod(p)
@@ -64,7 +64,7 @@ extension ThesisEquations {
     /// written while away; run warm-up + measured windows; count each measured window.
     static func simulate(_ p: EquationParameters, seed: UInt64, replication: Int = 0,
                          warmUp: Int, measured: Int) throws -> ReplicationCounts {
-        let run = try GrouperRun(config: config(p, seed: seed), runIndex: replication, logging: false)
+        let run = try GrouperRun(config: try config(p, seed: seed), runIndex: replication, logging: false)
         let t = p.ttl.nanoseconds, end = Int64(warmUp + measured) * t
         let s = schedule(p, end: end, seed: seed)
         run.play(s.commands(p, end: end))

@@ -62,7 +62,7 @@ public struct GrouperExecutor: RunExecutor {
     /// The protocol configuration of a scenario point.
     static func config(_ spec: ScenarioSpec, seed: UInt64) -> SystemConfig {
         let g = spec.group, p = spec.protocolSpec
-        var c = SystemConfig(devices: g.devices, servers: g.n, k: g.k, s: g.s, ttl: g.ttl,
+        var c = SystemConfig(devices: g.devices, threshold: g.threshold, ttl: g.ttl,
                              variant: p.variant, scheme: spec.sharing, seed: seed)
         c.sweepPeriod = g.sweepPeriod
         c.trackExposure = spec.metrics.contains { name in MetricCatalog.exposure.contains { $0.rawValue == name } }
