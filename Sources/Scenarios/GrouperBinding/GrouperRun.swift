@@ -10,8 +10,6 @@ import GrouperModel
 enum DriverCommand: Equatable, Sendable {
     /// `sender.update` of `objectID` with a `size`-byte payload.
     case update(objectID: String, size: Int)
-    /// `sender.delete`.
-    case delete(objectID: String)
     /// `sender.confirm`.
     case confirm
     /// A receive round.
@@ -54,7 +52,6 @@ struct GrouperRun {
         for c in commands {
             switch c.command {
             case .update(let object, let size): system.update(device: c.device, objectID: object, size: size, at: c.time)
-            case .delete(let object): system.delete(device: c.device, objectID: object, at: c.time)
             case .confirm: system.confirm(device: c.device, at: c.time)
             case .receive: system.receive(device: c.device, at: c.time)
             case .setOnline(let online): system.setOnline(online, device: c.device, at: c.time)
