@@ -5,9 +5,11 @@ import SimKernel
 ///
 /// The client's decisions (sender, receiver, Algorithm 1, resends) are plain code driven
 /// through this interface, so they do not know they are simulated: `SimulatedDevice`
-/// implements it on the kernel and the network model, and a test can script it. The protocol
-/// log goes through it too. The rest of what a device touches is the run's shared record
-/// (`World`: configuration, counters, message registry), which needs no simulator either.
+/// implements it on the kernel and the network model, and a test can script it. What the
+/// device reports about itself (protocol log, counters, transfer timings, internal failures)
+/// goes through it too. The rest of what a device touches is the run's shared record
+/// (`World`: read-only configuration, message registry, the checkers' record of writes),
+/// which needs no simulator either.
 protocol DeviceContext {
     /// The current time.
     var now: SimTime { get }
@@ -26,6 +28,15 @@ protocol DeviceContext {
     /// simulator keeps the run's log (`GrouperSystem.log`, trace files) and builds `text` only
     /// while logging is on; a test can collect it.
     func log(_ text: @autoclosure () -> String)
+    /// Adds one to the protocol counter `kind` for this device, a message of `type`, at the
+    /// current time. The simulator keeps the run's counters (`GrouperSystem.counters`).
+    func count(_ kind: CounterKind, type: MessageType)
+    /// Reports one finished upload or download round of this device (`GrouperSystem`'s timings).
+    func recordTiming(_ timing: TransferTiming)
+    /// Reports a failure of the client's own code (an operation that cannot fail on valid state
+    /// did) under this device and the current time: the run goes on, and the simulator's
+    /// executor reports it as an internal error.
+    func internalFailure(_ text: String)
     /// The context of another device, for the one face-to-face step: an invitation hands the
     /// invitee its keys and the held messages directly.
     func peer(_ device: Int) -> Self

@@ -37,7 +37,7 @@ extension DeviceNode {
                 case .answerResend(let requester, let range):
                     answerResend(requester: requester, range: range, ctx)
                 case .duplicate(let msg):
-                    world.counters.add(.duplicatesDropped, device: index, type: msg.type, at: ctx.now)
+                    ctx.count(.duplicatesDropped, type: msg.type)
                 case .none:
                     break
                 }

@@ -26,7 +26,7 @@ extension DeviceNode {
         }
         work = work + r.work
         if !r.consistent && undecodable[mid] == nil {
-            world.counters.add(.tamperDetected, device: index, type: .update, at: ctx.now)
+            ctx.count(.tamperDetected, type: .update)
         }
         guard let secret = r.secret else {
             if undecodable[mid] == nil {
@@ -39,7 +39,7 @@ extension DeviceNode {
         partial[mid] = nil
         undecodable[mid] = nil
         if !r.badShares.isEmpty {
-            world.counters.add(.tamperCorrected, device: index, type: .update, at: ctx.now)
+            ctx.count(.tamperCorrected, type: .update)
             ctx.log("corrected message \(mid) around bad shares from servers "
                 + "\(r.badShares.map { serverOfShare(p, $0) })")
         }
@@ -66,7 +66,7 @@ extension DeviceNode {
     func checkGenuine(_ m: GrouperMessage, _ ctx: some DeviceContext) {
         // Re-encoded, so bytes that differ only in JSON layout are the same message.
         guard world.verifyDeliveries, !world.sentDigests.contains(StableHash.fnv1a64(bytes: m.encoded())) else { return }
-        world.counters.add(.corruptedDeliveries, device: index, type: m.type, at: ctx.now)
+        ctx.count(.corruptedDeliveries, type: m.type)
         ctx.log("accepted corrupted content as message \(m.messageID)")
     }
 }

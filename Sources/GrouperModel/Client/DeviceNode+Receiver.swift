@@ -115,7 +115,7 @@ extension DeviceNode {
             work = before + costedWork(m, realBytes: secret.count, work - before)
             checkGenuine(m, ctx)
             rebuilt.insert(number)
-            world.counters.add(.messagesRebuilt, device: index, type: m.type, at: ctx.now)
+            ctx.count(.messagesRebuilt, type: m.type)
             out.append(m)
         }
         return (out, work, bytes)
@@ -143,7 +143,7 @@ extension DeviceNode {
 
     /// A join that failed or did not decode (only possible with as-built's mixed polynomials).
     func corrupt(_ messageID: String, _ ctx: some DeviceContext) {
-        world.counters.add(.corruptRebuilds, device: index, type: .update, at: ctx.now)
+        ctx.count(.corruptRebuilds, type: .update)
         ctx.log("corrupt rebuild of message \(messageID)")
     }
 
@@ -192,9 +192,9 @@ extension DeviceNode {
     func roundProcessed(_ id: Int, _ ctx: some DeviceContext) {
         guard let r = round, r.id == id else { return }
         round = nil
-        world.recordTiming(TransferTiming(direction: .download, device: index, messages: r.rebuilt,
-                                            start: r.start, end: ctx.now, dataSync: r.syncTime,
-                                            secretSharing: r.sharingTime, network: r.networkTime, succeeded: true))
+        ctx.recordTiming(TransferTiming(direction: .download, device: index, messages: r.rebuilt,
+                                          start: r.start, end: ctx.now, dataSync: r.syncTime,
+                                          secretSharing: r.sharingTime, network: r.networkTime, succeeded: true))
         if !r.handled.isEmpty { onReceive?(index, r.handled) }
         if config.variant == .asBuilt && config.asBuilt.confirmAfterReceiveOncePerTTL && config.confirm.period != nil,
            lastConfirmAt.map({ ctx.now - $0 >= config.ttl }) ?? true {

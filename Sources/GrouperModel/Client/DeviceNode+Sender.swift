@@ -93,7 +93,7 @@ extension DeviceNode {
     func sendResendRequest(to sender: String, range: ClosedRange<Int>, _ ctx: some DeviceContext) {
         let m = makeMessage(.resend, content: DeliveryState.formatRange(range), sequence: 0, objectID: "",
                             receiver: sender, ctx)
-        world.counters.add(.resendRequests, device: index, type: .resend, at: ctx.now)
+        ctx.count(.resendRequests, type: .resend)
         ctx.log("create resend(\(m.content)) to \(world.name(ofNode: sender))")
         outbox.append(OutboxItem(message: m, splitSeed: rng.next(), shareReceiver: sender, isReupload: false))
         kickOutbox(ctx)
@@ -104,7 +104,7 @@ extension DeviceNode {
         guard !unsent.isEmpty else { return }
         let fresh = config.variant == .asBuilt && config.asBuilt.freshPolynomialOnRetry
         for var item in unsent {
-            world.counters.add(.unsentRetries, device: index, type: item.message.type, at: ctx.now)
+            ctx.count(.unsentRetries, type: item.message.type)
             if fresh { item.splitSeed = rng.next() }
             outbox.append(item)
         }

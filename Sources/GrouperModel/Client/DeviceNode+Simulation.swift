@@ -1,7 +1,8 @@
 import SimKernel
 
 /// The simulator's side of the seam: a device's context on the kernel, the network model
-/// and the server components. The only place in `Client/` that touches `Simulation`.
+/// and the server components. The only place in `Client/` that touches `Simulation`, and
+/// where what a device reports (log, counters, timings, internal failures) reaches `World`.
 struct SimulatedDevice: DeviceContext {
     let sim: Simulation<GrouperEvent>
     unowned(unsafe) let world: World
@@ -27,6 +28,14 @@ struct SimulatedDevice: DeviceContext {
     }
 
     func log(_ text: @autoclosure () -> String) { world.log(sim.now, device, text()) }
+
+    func count(_ kind: CounterKind, type: MessageType) {
+        world.counters.add(kind, device: device, type: type, at: sim.now)
+    }
+
+    func recordTiming(_ timing: TransferTiming) { world.recordTiming(timing) }
+
+    func internalFailure(_ text: String) { world.internalFailure(sim.now, device, text) }
 
     func peer(_ device: Int) -> SimulatedDevice { SimulatedDevice(sim: sim, world: world, device: device) }
 }

@@ -22,7 +22,7 @@ extension DeviceNode {
             var g = Xoshiro256StarStar(seed: item.splitSeed)
             let shares: [[UInt8]], w: SharingWork
             do { (shares, w) = try world.scheme.split(bytes, k: config.k, n: config.servers, rng: &g) } catch {
-                world.internalFailure(ctx.now, index, "cannot split \(label(item.message)): \(error); dropped")
+                ctx.internalFailure("cannot split \(label(item.message)): \(error); dropped")
                 continue
             }
             work = work + costedWork(item.message, realBytes: bytes.count, w)
@@ -49,7 +49,7 @@ extension DeviceNode {
         j.perServer = []
         job = j
         for server in 0..<config.servers {
-            for item in j.items { world.counters.add(.sharePuts, device: index, type: item.message.type, at: ctx.now) }
+            for item in j.items { ctx.count(.sharePuts, type: item.message.type) }
             send(.transferPut(perServer[server]), to: server,
                  purpose: .put(jobID: id, server: server, count: perServer[server].count), ctx)
         }
@@ -64,7 +64,7 @@ extension DeviceNode {
         if outcome == .reply(.stored(count)) {
             j.okServers.append(server)
             j.lastAnswerFailed = false
-            for item in j.items { world.counters.add(.sharesStored, device: index, type: item.message.type, at: ctx.now) }
+            for item in j.items { ctx.count(.sharesStored, type: item.message.type) }
         } else {
             j.failed += 1
             j.lastAnswerFailed = true
@@ -84,10 +84,10 @@ extension DeviceNode {
                 wedged = true
                 wedgedItems += j.items
                 job = nil
-                world.recordTiming(TransferTiming(direction: .upload, device: index, messages: j.items.count,
-                                                    start: j.start, end: ctx.now, dataSync: j.syncTime,
-                                                    secretSharing: j.sharingTime, network: ctx.now - j.ready,
-                                                    succeeded: false))
+                ctx.recordTiming(TransferTiming(direction: .upload, device: index, messages: j.items.count,
+                                                  start: j.start, end: ctx.now, dataSync: j.syncTime,
+                                                  secretSharing: j.sharingTime, network: ctx.now - j.ready,
+                                                  succeeded: false))
                 ctx.log("wedged: last server failed; \(j.items.count) message(s) never finalised")
                 return
             }
@@ -105,10 +105,10 @@ extension DeviceNode {
     func lateAnswer(job id: Int, stored: Bool, _ ctx: some DeviceContext) {
         guard var late = lateJobs[id] else { return }
         if stored {
-            for t in late.types { world.counters.add(.sharesStored, device: index, type: t, at: ctx.now) }
+            for t in late.types { ctx.count(.sharesStored, type: t) }
             late.stored += 1
             if !late.succeeded && late.stored == config.k {
-                for t in late.types { world.counters.add(.failedButRebuildable, device: index, type: t, at: ctx.now) }
+                for t in late.types { ctx.count(.failedButRebuildable, type: t) }
             }
         }
         late.remaining -= 1
@@ -127,18 +127,18 @@ extension DeviceNode {
             lateJobs[j.id] = LateJob(types: j.items.map(\.message.type), remaining: config.servers - j.answered,
                                      succeeded: success, stored: j.okServers.count)
         }
-        world.recordTiming(TransferTiming(direction: .upload, device: index, messages: j.items.count,
-                                            start: j.start, end: ctx.now, dataSync: j.syncTime,
-                                            secretSharing: j.sharingTime, network: ctx.now - j.ready,
-                                            succeeded: success))
+        ctx.recordTiming(TransferTiming(direction: .upload, device: index, messages: j.items.count,
+                                          start: j.start, end: ctx.now, dataSync: j.syncTime,
+                                          secretSharing: j.sharingTime, network: ctx.now - j.ready,
+                                          succeeded: success))
         let to = j.shareReceiver.map { world.name(ofNode: $0) } ?? "*"
         adaptBatch(after: j, success: success, ctx)
         if success {
             multicastReuploadDone(j.items)
             for item in j.items {
                 let m = item.message
-                world.counters.add(.messagesUploaded, device: index, type: m.type, at: ctx.now)
-                if item.isReupload { world.counters.add(.reUploads, device: index, type: m.type, at: ctx.now) }
+                ctx.count(.messagesUploaded, type: m.type)
+                if item.isReupload { ctx.count(.reUploads, type: m.type) }
                 if world.uploadedAt[m.messageID] == nil { world.uploadedAt[m.messageID] = ctx.now }
             }
             ctx.log("upload \(j.items.map { label($0.message) }.joined(separator: ",")) to \(to)")
@@ -148,10 +148,10 @@ extension DeviceNode {
             }
         } else {
             for item in j.items {
-                world.counters.add(.uploadAttemptsFailed, device: index, type: item.message.type, at: ctx.now)
-                if !item.failedBefore { world.counters.add(.uploadFailures, device: index, type: item.message.type, at: ctx.now) }
+                ctx.count(.uploadAttemptsFailed, type: item.message.type)
+                if !item.failedBefore { ctx.count(.uploadFailures, type: item.message.type) }
                 if j.okServers.count >= config.k {
-                    world.counters.add(.failedButRebuildable, device: index, type: item.message.type, at: ctx.now)
+                    ctx.count(.failedButRebuildable, type: item.message.type)
                 }
             }
             let pending = config.servers - j.answered

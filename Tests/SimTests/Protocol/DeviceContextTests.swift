@@ -23,15 +23,22 @@ final class ScriptedContext: DeviceContext {
     /// Protocol log lines the device wrote, with their time.
     var logged: [(at: SimTime, text: String)] = []
     func log(_ text: @autoclosure () -> String) { logged.append((now, text())) }
+    /// Counters, transfer timings and internal failures the device reported, in order.
+    var counted: [(kind: CounterKind, type: MessageType, at: SimTime)] = []
+    var timings: [TransferTiming] = []
+    var failures: [(at: SimTime, text: String)] = []
+    func count(_ kind: CounterKind, type: MessageType) { counted.append((kind, type, now)) }
+    func recordTiming(_ timing: TransferTiming) { timings.append(timing) }
+    func internalFailure(_ text: String) { failures.append((now, text)) }
     func peer(_ device: Int) -> ScriptedContext { self }
 }
 
 /// A Grouper device driven through a scripted context, with no `Simulation` at all.
 @Suite struct DeviceContextTests {
     /// Device 0 of two, a member with keys on 3 servers, f(2,3,2), thesis variant.
-    static func device() throws -> (DeviceNode, World) {
+    static func device(scheme: (any SecretSharingScheme)? = nil) throws -> (DeviceNode, World) {
         let config = try SystemConfig(devices: 2, servers: 3, k: 2, s: 2, ttl: .hours(1))
-        let world = World(config: config, scheme: config.scheme.makeScheme(), streams: RandomStreams(rootSeed: 5))
+        let world = World(config: config, scheme: scheme ?? config.scheme.makeScheme(), streams: RandomStreams(rootSeed: 5))
         let d = DeviceNode(index: 0, world: world, rng: Xoshiro256StarStar(seed: 9))
         world.deviceNodes = [d]
         d.isMember = true
@@ -68,13 +75,13 @@ final class ScriptedContext: DeviceContext {
             d.handle(.response(requestID: r.request.requestID, outcome: .reply(.stored(1))), ctx)
         }
         #expect(d.job == nil && d.outbox.isEmpty && d.unsent.isEmpty)
-        let timing = try #require(world.timings.last)
+        let timing = try #require(ctx.timings.last)
         #expect(timing.direction == .upload && timing.succeeded && timing.end == ctx.now)
 
         // The third answer comes late and changes nothing; a duplicate is ignored.
         d.handle(.response(requestID: ctx.requests[2].request.requestID, outcome: .timedOut), ctx)
         d.handle(.response(requestID: ctx.requests[0].request.requestID, outcome: .reply(.stored(1))), ctx)
-        #expect(d.unsent.isEmpty && world.timings.count == 1)
+        #expect(d.unsent.isEmpty && ctx.timings.count == 1)
     }
 
     @Test func failuresOnTwoOfThreeServersLeaveTheMessageUnsent() throws {
@@ -89,7 +96,7 @@ final class ScriptedContext: DeviceContext {
         #expect(d.job != nil, "one failure of three still allows s = 2")
         d.handle(.response(requestID: ctx.requests[1].request.requestID, outcome: .timedOut), ctx)
         #expect(d.job == nil && d.unsent.map(\.message.objectID) == ["obj"])
-        #expect(world.timings.last?.succeeded == false)
+        #expect(ctx.timings.last?.succeeded == false)
     }
 
     @Test func goingOfflineBreaksOpenRequestsAndTimersKeepTheirPeriod() throws {
@@ -161,5 +168,48 @@ final class ScriptedContext: DeviceContext {
         d.handle(.command(.receive), ctx)
         let lists = ctx.requests.dropFirst(3)
         #expect(lists.count == 3 && lists.allSatisfy { $0.request.sentAt == busy + d.config.device.requestTime })
+    }
+
+    /// Counters, timings and internal failures are the context's too: an upload that succeeds,
+    /// one that fails, and a split that breaks each report through the context at its time,
+    /// and the run's shared record (`World`) stays untouched.
+    @Test func countersTimingsAndInternalFailuresGoThroughTheContext() throws {
+        let (d, world) = try Self.device()
+        defer { withExtendedLifetime(world) {} }  // the device holds it unowned
+        let ctx = ScriptedContext()
+        d.handle(.command(.update(objectID: "a", size: 323)), ctx)
+        ctx.now = try #require(ctx.wakeups.last).at
+        guard case .uploadReady(let job) = try #require(ctx.wakeups.last).event else { Issue.record("no upload"); return }
+        d.handle(.uploadReady(jobID: job), ctx)
+        let sent = ctx.now
+        ctx.now = sent + .milliseconds(300)
+        for r in ctx.requests.prefix(2) { d.handle(.response(requestID: r.request.requestID, outcome: .reply(.stored(1))), ctx) }
+        let done = ctx.now
+        #expect(ctx.counted.map(\.kind) == [.sharePuts, .sharePuts, .sharePuts, .sharesStored, .sharesStored, .messagesUploaded])
+        #expect(ctx.counted.allSatisfy { $0.type == .update })
+        #expect(ctx.counted.map(\.at) == Array(repeating: sent, count: 3) + Array(repeating: done, count: 3))
+        #expect(ctx.timings.count == 1 && ctx.timings[0].direction == .upload && ctx.timings[0].end == done)
+
+        // A second update whose puts fail on two of three servers: counted as a failed upload.
+        ctx.counted = []
+        d.handle(.command(.update(objectID: "b", size: 323)), ctx)
+        ctx.now = try #require(ctx.wakeups.last).at
+        guard case .uploadReady(let second) = try #require(ctx.wakeups.last).event else { Issue.record("no upload"); return }
+        d.handle(.uploadReady(jobID: second), ctx)
+        for r in ctx.requests.suffix(3).prefix(2) { d.handle(.response(requestID: r.request.requestID, outcome: .refused), ctx) }
+        #expect(ctx.counted.map(\.kind) == [.sharePuts, .sharePuts, .sharePuts, .uploadAttemptsFailed, .uploadFailures])
+        #expect(ctx.timings.map(\.succeeded) == [true, false])
+        #expect(ctx.failures.isEmpty)
+        #expect(world.counters.rows.isEmpty && world.timings.isEmpty && world.timingStats == TimingStats())
+
+        // A split that cannot fail on valid state does: an internal failure, through the context.
+        let (broken, brokenWorld) = try Self.device(scheme: BrokenSplit())
+        defer { withExtendedLifetime(brokenWorld) {} }
+        let bctx = ScriptedContext()
+        bctx.now = SimTime.zero + .seconds(Int64(7))
+        broken.handle(.command(.update(objectID: "c", size: 10)), bctx)
+        #expect(bctx.failures.count == 1 && bctx.failures[0].at == bctx.now)
+        #expect(bctx.failures.first?.text.hasPrefix("cannot split update#1: ") == true)
+        #expect(brokenWorld.internalFailures.isEmpty && brokenWorld.log.isEmpty)
     }
 }

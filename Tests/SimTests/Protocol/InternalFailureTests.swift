@@ -6,7 +6,7 @@ import SimKernel
 @testable import grouper_sim
 
 /// A scheme whose split always fails: an operation that cannot fail on valid state.
-private struct BrokenSplit: SecretSharingScheme {
+struct BrokenSplit: SecretSharingScheme {
     var kind: SharingSchemeKind { .gf256 }
     func split(_ secret: [UInt8], k: Int, n: Int, rng: inout Xoshiro256StarStar)
         throws(SharingError) -> (shares: [[UInt8]], work: SharingWork) { throw .emptySecret }
