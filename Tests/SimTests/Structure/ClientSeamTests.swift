@@ -1,0 +1,20 @@
+import Foundation
+import Testing
+
+/// The Grouper client reaches the simulator, and reports about itself, only through
+/// `DeviceContext` (docs/architecture.md, "The client's seam"): in `GrouperModel/Client`, only
+/// the context's simulated implementation names the kernel or World's reporting members.
+@Suite struct ClientSeamTests {
+    /// What only `SimulatedDevice` may use: the kernel, the network and CPU models, and World's
+    /// log, counters, timings and internal failures.
+    static let simulatorOnly = [#"\bsim\."#, #"\bworld\.(log|counters|recordTiming|internalFailure|cpu|network)\b"#]
+
+    @Test func onlyTheSimulatedContextReachesTheSimulatorAndWorldsReports() throws {
+        let client = LayeringTests.sources.appendingPathComponent("GrouperModel/Client")
+        for pattern in Self.simulatorOnly {
+            let users = try LayeringTests.files(in: client)
+                .filter { $0.text.range(of: pattern, options: .regularExpression) != nil }.map(\.name)
+            #expect(users == ["DeviceNode+Simulation.swift"], "\(pattern) used outside the context implementation")
+        }
+    }
+}
