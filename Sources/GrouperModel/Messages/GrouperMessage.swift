@@ -83,6 +83,13 @@ public struct GrouperMessage: Sendable {
     /// Whether `a` and `b` share one box (then they are equal without comparing fields).
     static func sameStorage(_ a: GrouperMessage, _ b: GrouperMessage) -> Bool { a.fields === b.fields }
 
+    /// A hash of the box's identity (not of the fields): equal only for values sharing a box
+    /// or for boxes at the same address at different times.
+    var storageHash: Int {
+        let bits = UInt(bitPattern: ObjectIdentifier(fields))
+        return Int(truncatingIfNeeded: (bits >> 4) ^ (bits >> 14))
+    }
+
     /// Bytes of one box (for `RetainedState`): object header and fields, not the strings' storage.
     static var boxBytes: Int { 16 + 3 * 8 + 8 * MemoryLayout<String>.stride }
 }
