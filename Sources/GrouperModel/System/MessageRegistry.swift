@@ -53,7 +53,7 @@ final class MessageRegistry {
     /// Estimated bytes kept (for `RetainedState`): the message values and their own string
     /// storage, the handle chains and the id table.
     var retainedBytes: Int {
-        messages.capacity * MemoryLayout<GrouperMessage>.stride
+        messages.capacity * MemoryLayout<GrouperMessage>.stride + messages.count * GrouperMessage.boxBytes
             + messages.reduce(0) { $0 + RetainedState.stringBytes($1.content) + RetainedState.stringBytes($1.messageID) }
             + (firstHandle.capacity + nextSameID.capacity) * 4
             + numberByID.capacity * (MemoryLayout<String>.stride + 4) + numberByID.count * 48
