@@ -139,7 +139,7 @@ extension DeviceNode {
                 let m = item.message
                 world.counters.add(.messagesUploaded, device: index, type: m.type, at: ctx.now)
                 if item.isReupload { world.counters.add(.reUploads, device: index, type: m.type, at: ctx.now) }
-                if world.uploadedAt[m.messageID] == nil { world.uploadedAt[m.messageID] = ctx.now }
+                world.markUploaded(m.messageID)
             }
             world.log(ctx.now, index, "upload \(j.items.map { label($0.message) }.joined(separator: ",")) to \(to)")
             if let first = j.okServers.min() {

@@ -126,8 +126,12 @@ final class HeldIndex {
 }
 
 extension DeviceNode {
-    /// Holds a normal message for later invitees (one shared copy per run: `MessageRegistry`).
-    func hold(_ m: GrouperMessage) {
-        held.set(sender: m.sender, sequence: m.sequence, handle: world.registry.intern(m), index: world.heldIndex)
+    /// Holds a normal message for later invitees (one shared copy per run: `MessageRegistry`);
+    /// returns its handle there.
+    @discardableResult
+    func hold(_ m: GrouperMessage) -> Int32 {
+        let handle = world.registry.intern(m)
+        held.set(sender: m.sender, sequence: m.sequence, handle: handle, index: world.heldIndex)
+        return handle
     }
 }
