@@ -99,15 +99,13 @@ public enum MetricUnit: String, CaseIterable, Sendable {
     case seconds = "s"
     case bytes, requests, events, devices, objects, transfers
 
-    /// The values the unit allows, which bound a metric's interval and plot axis. Objects and
-    /// transfers (the central and no-phantom counts) are left unbounded as they always were:
-    /// bounding them at 0 would move committed intervals.
+    /// The values the unit allows, which bound a metric's interval and plot axis: every count,
+    /// time and size is ≥ 0, fractions lie in [0, 1].
     public var range: MetricRange {
         switch self {
         case .zeroOne: .binary
         case .fraction: .fraction
-        case .messages, .shares, .seconds, .bytes, .requests, .events, .devices: .nonNegative
-        case .objects, .transfers: .unbounded
+        case .messages, .shares, .seconds, .bytes, .requests, .events, .devices, .objects, .transfers: .nonNegative
         }
     }
 }

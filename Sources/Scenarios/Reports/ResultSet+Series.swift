@@ -3,12 +3,13 @@ import SimKernel
 /// The `series` outputs: `series.csv` and one time plot per series metric.
 extension ResultSet {
     /// `series.csv`: long format, one row per (sweep point, sample time, series metric).
-    /// Columns: point, swept paths, time_s, metric, unit, n, mean, ci95_half_width (empty
-    /// when n < 2). Means are over replications.
+    /// Columns: point, swept paths, time_s, metric, unit, n, mean, ci95_half_width (Student t,
+    /// before clipping; empty when n < 2), ci95_low, ci95_high (the interval inside the series'
+    /// range, as the plots draw it; empty when n < 2). Means are over replications.
     public var seriesCSV: String? {
         guard let series = spec.series else { return nil }
         let times = series.times(duration: spec.duration)
-        var rows = [["point"] + sweptPaths + ["time_s", "metric", "unit", "n", "mean", "ci95_half_width"]]
+        var rows = [["point"] + sweptPaths + ["time_s", "metric", "unit", "n", "mean", "ci95_half_width", "ci95_low", "ci95_high"]]
         for (p, point) in scenario.points.enumerated() {
             let params = point.assignments.map { SweepPoint.text($0.value) }
             for (t, time) in times.enumerated() {
@@ -16,7 +17,7 @@ extension ResultSet {
                     let s = seriesSummary(point: p, sample: t, metric: m)
                     rows.append([String(p)] + params + [NumberFormat.fixed(time.sinceStart.seconds), name.rawValue,
                                  Self.seriesUnit(name), String(s.n), NumberFormat.fixed(s.mean),
-                                 s.ci95HalfWidth.isNaN ? "" : NumberFormat.fixed(s.ci95HalfWidth)])
+                                 Self.cell(s.ci95HalfWidth), Self.cell(s.low), Self.cell(s.high)])
                 }
             }
         }
@@ -52,6 +53,9 @@ extension ResultSet {
             return ("plot-series-\(name).svg", plot)
         }
     }
+
+    /// A number cell, empty for NaN (no interval).
+    static func cell(_ v: Double) -> String { v.isNaN ? "" : NumberFormat.fixed(v) }
 
     static func seriesUnit(_ name: SeriesName) -> String { SeriesCatalog.metric(name).unit }
 }

@@ -84,9 +84,20 @@ import Testing
                 #expect(a[name] != nil, "\(engine): \(name)")
             }
             let csv = String(decoding: a["series.csv"] ?? Data(), as: UTF8.self).split(separator: "\n")
-            #expect(csv.first == "point,group.ttl,time_s,metric,unit,n,mean,ci95_half_width")
+            #expect(csv.first == "point,group.ttl,time_s,metric,unit,n,mean,ci95_half_width,ci95_low,ci95_high")
             #expect(csv.count == 1 + 2 * 24 * 5)                                  // points × samples × series
             #expect(csv[1].hasPrefix("0,30min,900,shares_on_servers,shares,3,"))
+            // The interval is the half-width around the mean, cut at 0 (every series here counts).
+            var cut = 0
+            for row in csv.dropFirst() {
+                let c = row.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+                guard let mean = Double(c[6]), let hw = Double(c[7]), let lo = Double(c[8]), let hi = Double(c[9]) else {
+                    Issue.record("\(engine): row without an interval: \(row)"); continue
+                }
+                #expect(abs(lo - max(0, mean - hw)) < 1e-5 && abs(hi - (mean + hw)) < 1e-5, "\(engine): \(row)")
+                if mean - hw < 0 { cut += 1 }
+            }
+            if engine == "grouper" { #expect(cut > 0, "no interval reached below 0, so the cut is untested") }
         }
     }
 }

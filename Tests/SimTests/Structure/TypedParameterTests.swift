@@ -20,15 +20,17 @@ import SimKernel
         #expect(MetricCatalog.all.allSatisfy { MetricCatalog.metric($0.id).name == $0.id.rawValue })
     }
 
-    /// Units are an enum too: the printed unit reads back to its range, and only the units of
-    /// counts and times are bounded at 0 (objects and transfers stay unbounded, as committed).
+    /// Units are an enum too: the printed unit reads back to its range; every count (objects and
+    /// transfers included), time and size is bounded at 0.
     @Test func unitsImplyTheirRanges() {
         for u in MetricUnit.allCases { #expect(MetricRange.of(unit: u.rawValue) == u.range, "\(u)") }
         #expect(MetricRange.of(unit: "") == .unbounded)
         #expect(MetricCatalog.metric(.converged).measure.range == .binary)
         #expect(MetricCatalog.metric(.deliveryRatio).measure.range == .fraction)
         #expect(MetricCatalog.metric(.uploadTime).unit == "s" && MetricCatalog.metric(.uploadTime).measure.range == .nonNegative)
-        #expect(MetricCatalog.metric(.transfersExpired).measure.range == .unbounded)
+        #expect(MetricCatalog.metric(.transfersExpired).measure.range == .nonNegative)
+        #expect(MetricCatalog.metric(.phantomObjects).measure.range == .nonNegative)
+        #expect(MetricUnit.allCases.allSatisfy { $0.range != .unbounded })
     }
 
     static let smoke = """
