@@ -7,37 +7,37 @@ extension DeviceNode {
     /// Shares a message needs before the receiver tries to rebuild it.
     var sharesToTry: Int { config.rebuild.minimumShares(k: config.k) }
 
-    /// The secret of message `mid` from its collected shares, or nil: dropped as corrupt
-    /// (`first-k`, or malformed shares), or kept for a later round (`check`/`correct`).
-    /// Removes `mid` from `partial` unless it is kept. `work` gains the join's work.
-    func rebuildShares(_ mid: String, _ p: PartialMessage, work: inout SharingWork, _ ctx: some DeviceContext) -> [UInt8]? {
-        let shares = p.shares.compactMap { $0 }
+    /// The secret of message number `n` from its collected shares `p`, or nil: dropped as
+    /// corrupt (`first-k`, or malformed shares), or kept for a later round (`check`/`correct`).
+    /// Removes `n` from `partial` unless it is kept. `work` gains the join's work.
+    func rebuildShares(_ n: Int32, _ p: PartialMessage, work: inout SharingWork, _ ctx: some DeviceContext) -> [UInt8]? {
+        let shares = p.shares, mid = p.messageID
         if config.rebuild == .firstK {
-            partial[mid] = nil
+            partial[n] = nil
             guard let (secret, w) = try? world.scheme.join(shares, k: config.k) else { corrupt(mid, ctx); return nil }
             work = work + w
             return secret
         }
-        if undecodable[mid] == p.shareIDs { return nil }   // no new or replaced share since the last try
+        if undecodable[n] == p.shareIDs { return nil }   // no new or replaced share since the last try
         guard let r = try? world.scheme.rebuild(shares, k: config.k, policy: config.rebuild) else {
-            partial[mid] = nil
+            partial[n] = nil
             corrupt(mid, ctx)
             return nil
         }
         work = work + r.work
-        if !r.consistent && undecodable[mid] == nil {
+        if !r.consistent && undecodable[n] == nil {
             world.counters.add(.tamperDetected, device: index, type: .update, at: ctx.now)
         }
         guard let secret = r.secret else {
-            if undecodable[mid] == nil {
+            if undecodable[n] == nil {
                 world.log(ctx.now, index, "cannot rebuild message \(mid) from \(p.count) shares (\(config.rebuild.rawValue)): "
                     + "they disagree; waiting for more")
             }
-            undecodable[mid] = p.shareIDs
+            undecodable[n] = p.shareIDs
             return nil
         }
-        partial[mid] = nil
-        undecodable[mid] = nil
+        partial[n] = nil
+        undecodable[n] = nil
         if !r.badShares.isEmpty {
             world.counters.add(.tamperCorrected, device: index, type: .update, at: ctx.now)
             world.log(ctx.now, index, "corrected message \(mid) around bad shares from servers "
@@ -49,7 +49,7 @@ extension DeviceNode {
     /// Server index of the `i`-th collected share of `p`.
     private func serverOfShare(_ p: PartialMessage, _ i: Int) -> Int {
         var seen = -1
-        for (j, s) in p.shares.enumerated() where s != nil {
+        for (j, s) in p.slots.enumerated() where s != nil {
             seen += 1
             if seen == i { return j }
         }

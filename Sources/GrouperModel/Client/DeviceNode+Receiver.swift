@@ -1,21 +1,26 @@
 import SimKernel
 
-/// Shares collected for one message id, one slot per server.
+/// Shares collected for one message id, one slot per server (one allocation for all of them).
 struct PartialMessage: Sendable {
-    var shares: [[UInt8]?]
-    var shareIDs: [Int?]
+    let messageID: String
+    /// Server j's share and its share id, if one came.
+    var slots: [(share: [UInt8], id: Int)?]
     var count = 0
-    init(servers: Int) {
-        shares = Array(repeating: nil, count: servers)
-        shareIDs = Array(repeating: nil, count: servers)
+    init(messageID: String, servers: Int) {
+        self.messageID = messageID
+        slots = Array(repeating: nil, count: servers)
     }
 
     /// Keeps share `s` as server `j`'s (replacing an earlier one from that server).
     mutating func add(_ s: ShareDownload, server j: Int) {
-        if shares[j] == nil { count += 1 }
-        shares[j] = s.share
-        shareIDs[j] = s.shareID
+        if slots[j] == nil { count += 1 }
+        slots[j] = (s.share, s.shareID)
     }
+
+    /// The collected shares in server order.
+    var shares: [[UInt8]] { slots.compactMap { $0?.share } }
+    /// Each server's share id (nil: none from that server).
+    var shareIDs: [Int?] { slots.map { $0?.id } }
 }
 
 /// One `receiveWithCompletion`: list every server, get unseen shares, rebuild, handle.
@@ -61,8 +66,9 @@ extension DeviceNode {
         if case .reply(.shares(let ss)) = outcome {
             for s in ss {
                 seenShareIDs[j].insert(s.shareID)
-                touched.append(s.messageID)
-                partial[s.messageID, default: PartialMessage(servers: config.servers)].add(s, server: j)
+                let number = s.messageNumber >= 0 ? s.messageNumber : world.registry.idNumber(s.messageID)
+                touched.append(number)
+                partial[number, default: PartialMessage(messageID: s.messageID, servers: config.servers)].add(s, server: j)
             }
         }
         serverDone(ctx)
@@ -94,22 +100,21 @@ extension DeviceNode {
     func rebuildReady(_ ctx: some DeviceContext) -> ([GrouperMessage], SharingWork, Int) {
         let asBuiltJoin = config.variant == .asBuilt && config.asBuilt.joinAllCollectedShares
         var out: [GrouperMessage] = [], work = SharingWork(), bytes = 0
-        for mid in readyCandidates(asBuiltJoin) {
-            guard let p = partial[mid] else { continue }
-            let number = world.registry.idNumber(mid)
-            if !asBuiltJoin && rebuilt.contains(number) { partial[mid] = nil; continue }
+        for number in readyCandidates(asBuiltJoin) {
+            guard let p = partial[number] else { continue }
+            if !asBuiltJoin && rebuilt.contains(number) { partial[number] = nil; continue }
             guard p.count >= sharesToTry else {
                 if asBuiltJoin {  // forgets ids of messages below k: fetched again next round
                     for (j, id) in p.shareIDs.enumerated() { if let id { seenShareIDs[j].remove(id) } }
-                    partial[mid] = nil
+                    partial[number] = nil
                 }
                 continue
             }
             let before = work
-            guard let secret = rebuildShares(mid, p, work: &work, ctx) else { continue }
+            guard let secret = rebuildShares(number, p, work: &work, ctx) else { continue }
             bytes += secret.count
             guard let m = decode(secret, number: number) else {
-                corrupt(mid, ctx)
+                corrupt(p.messageID, ctx)
                 continue
             }
             bytes += costedBytes(m)
@@ -122,24 +127,29 @@ extension DeviceNode {
         return (out, work, bytes)
     }
 
-    /// The partial messages that may be ready, in message id order. Only a message that got a
-    /// share this round can be rebuilt or dropped as rebuilt before (the others were below k
-    /// and not rebuilt at the end of their last round, and nothing changed them since); as-built, which
-    /// forgets every message below k each round, and the uncompacted switch look at all.
-    func readyCandidates(_ asBuiltJoin: Bool) -> [String] {
+    /// The partial messages that may be ready (their id numbers), in message id order. Only a
+    /// message that got a share this round can be rebuilt or dropped as rebuilt before (the
+    /// others were below k and not rebuilt at the end of their last round, and nothing changed
+    /// them since); as-built, which forgets every message below k each round, and the
+    /// uncompacted switch look at all.
+    func readyCandidates(_ asBuiltJoin: Bool) -> [Int32] {
         defer { touched.removeAll(keepingCapacity: true) }
-        if asBuiltJoin || !config.compactState { return partial.keys.sorted() }
-        var out: [String] = []
-        out.reserveCapacity(touched.count)
-        if touched.count <= 32 {
-            // Each id comes once per server that gave a share: drop repeats (usually the very
-            // same string storage, so a pointer check) before sorting the few distinct ids.
-            for id in touched where !out.contains(id) { out.append(id) }
-            out.sort()
+        var numbers: [Int32]
+        if asBuiltJoin || !config.compactState {
+            numbers = Array(partial.keys)
         } else {
-            for id in touched.sorted() where out.last != id { out.append(id) }
+            // Each number comes once per server that gave a share: drop repeats.
+            numbers = []
+            numbers.reserveCapacity(touched.count)
+            if touched.count <= 32 {
+                for n in touched where !numbers.contains(n) { numbers.append(n) }
+            } else {
+                for n in touched.sorted() where numbers.last != n { numbers.append(n) }
+            }
         }
-        return out
+        guard numbers.count > 1 else { return numbers }
+        // Message id order (distinct ids have distinct numbers, so no ties).
+        return numbers.map { (partial[$0]!.messageID, $0) }.sorted { $0.0 < $1.0 }.map(\.1)
     }
 
     /// A join that failed or did not decode (only possible with as-built's mixed polynomials).

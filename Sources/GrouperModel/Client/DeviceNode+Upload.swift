@@ -27,9 +27,10 @@ extension DeviceNode {
             }
             work = work + costedWork(item.message, realBytes: bytes.count, w)
             kept.append(item)
+            let number = world.registry.idNumber(item.message.messageID)
             for j in 0..<config.servers {
                 perServer[j].append(ShareUpload(messageID: item.message.messageID, receiver: item.shareReceiver,
-                                                share: shares[j]))
+                                                share: shares[j], messageNumber: number))
             }
         }
         guard !kept.isEmpty else { return kickOutbox(ctx) }

@@ -79,14 +79,15 @@ final class DeviceNode: SimComponent {
     var roundAgain = false
     var nextRoundID = 1
     var seenShareIDs: [SeenShareIDs]
-    /// Collected shares per message id: one slot per server.
-    var partial: [String: PartialMessage] = [:]
-    /// Message ids that received shares in the current round (only they can become ready).
-    var touched: [String] = []
+    /// Collected shares per message id number (`MessageRegistry`): one slot per server.
+    var partial: [Int32: PartialMessage] = [:]
+    /// Id numbers of the messages that received shares in the current round (only they can
+    /// become ready).
+    var touched: [Int32] = []
     /// Id numbers (`MessageRegistry`) of the messages rebuilt so far.
     var rebuilt = IDBitset()
     /// `check`/`correct`: messages whose shares disagreed, with the share ids last tried.
-    var undecodable: [String: [Int?]] = [:]
+    var undecodable: [Int32: [Int?]] = [:]
     var delivery = DeliveryState()
     var store: any SyncPlugin = NewestVersionWinsStore()
     /// Every normal message held (received or sent), by sender then sequence: handed to invitees.

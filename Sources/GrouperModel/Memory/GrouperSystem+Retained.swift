@@ -50,7 +50,7 @@ extension GrouperSystem {
         }
         for d in world.deviceNodes {
             b += d.seenShareIDs.reduce(0) { $0 + $1.capacityBytes }
-            b += d.partial.values.reduce(0) { $0 + $1.shares.reduce(0) { $0 + ($1?.capacity ?? 0) } + 64 }
+            b += d.partial.values.reduce(0) { $0 + $1.slots.reduce(0) { $0 + ($1?.share.capacity ?? 0) } + 64 }
             b += (d.outbox.count + d.unsent.count) * MemoryLayout<OutboxItem>.stride
             b += d.pending.count * 64
         }

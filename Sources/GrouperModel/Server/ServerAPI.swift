@@ -6,8 +6,13 @@ public struct ShareUpload: Equatable, Sendable {
     /// `nil` = multicast (the thesis stores a null receiver); otherwise the receiver's node id.
     public var receiver: String?
     public var share: [UInt8]
-    public init(messageID: String, receiver: String?, share: [UInt8]) {
+    /// The message id's dense number in the run (`MessageRegistry`), carried through the server
+    /// back to receivers so that they need not hash the id string; −1: not known (it is then
+    /// looked up from `messageID`). Not part of the thesis's API: bookkeeping of the simulator.
+    public var messageNumber: Int32
+    public init(messageID: String, receiver: String?, share: [UInt8], messageNumber: Int32 = -1) {
         self.messageID = messageID; self.receiver = receiver; self.share = share
+        self.messageNumber = messageNumber
     }
 }
 
@@ -18,6 +23,8 @@ public struct ShareDownload: Equatable, Sendable {
     public var sender: String
     public var share: [UInt8]
     public var saveAt: SimTime
+    /// `ShareUpload.messageNumber` of the put that stored the share (−1: not known).
+    public var messageNumber: Int32 = -1
 }
 
 /// Group attributes as `group/info` returns them (thesis Table 5.1, minus the master key).

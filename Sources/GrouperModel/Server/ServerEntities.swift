@@ -37,6 +37,8 @@ public struct ShareEntity: Equatable, Sendable {
     /// Index into `users` of the receiver; nil = multicast.
     public var receiver: Int?
     public var group: Int
+    /// `ShareUpload.messageNumber` of the put (simulator bookkeeping, −1: not known).
+    public var messageNumber: Int32 = -1
 }
 
 /// What identifies one stored share, i.e. which re-put replaces which.

@@ -20,7 +20,7 @@ extension UntrustedServer {
             let key = shareKey(group: g, messageID: up.messageID, receiver: r)
             if let old = shareIDByMessage[key], let i = position(ofShare: old) { removeShare(at: i) }
             appendShare(ShareEntity(id: nextShareID, share: up.share, saveAt: now, messageID: up.messageID,
-                                    sender: u, receiver: r, group: g))
+                                    sender: u, receiver: r, group: g, messageNumber: up.messageNumber))
             shareIDByMessage[key] = nextShareID
             nextShareID += 1
         }
@@ -54,7 +54,7 @@ extension UntrustedServer {
             let e = shares[i]
             guard e.group == g, e.sender != u, e.receiver == nil || e.receiver == u else { return nil }
             return ShareDownload(shareID: e.id, messageID: e.messageID, sender: users[e.sender].node,
-                                 share: e.share, saveAt: e.saveAt)
+                                 share: e.share, saveAt: e.saveAt, messageNumber: e.messageNumber)
         }
     }
 
