@@ -44,8 +44,8 @@ struct SeenShareIDs: Sendable {
         }
         dropFront(below: first)
         if exact, let c = checked, catchUp(from: c, to: listed) {
-            let tail = runs.last.map { count > 0 ? listed.upperBound($0.hi) : 0 } ?? 0
-            if tail == count { return listed.ids(from: tail) }
+            guard let last = runs.last, count > 0 else { return Array(listed) }
+            if listed.upperBound(last.hi) == count { return listed.ids(after: last.hi) }
         }
         var out: [Int] = [], kept = SeenShareIDs()
         var r = head

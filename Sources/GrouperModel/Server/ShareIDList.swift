@@ -97,16 +97,15 @@ public struct ShareIDList: RandomAccessCollection, Equatable, Sendable, Expressi
         return lo
     }
 
-    /// The ids from position `i` on, as an array (one block copy when nothing is excluded there).
-    func ids(from i: Int) -> [Int] {
-        guard i < count else { return [] }
-        let start = i == 0 ? range.lowerBound : Self.upperBound(self[i - 1], in: storage, range)
-        let e = Self.upperBound(storage[start] - 1, in: excluded, excludedRange)
+    /// The ids greater than `id`, as an array (one block copy when nothing is excluded there).
+    func ids(after id: Int) -> [Int] {
+        let start = Self.upperBound(id, in: storage, range)
+        let e = Self.upperBound(id, in: excluded, excludedRange)
         if e == excludedRange.upperBound { return Array(storage[start..<range.upperBound]) }
         var out: [Int] = []
-        out.reserveCapacity(count - i)
+        out.reserveCapacity(range.upperBound - start)
         var it = Iterator(list: self, p: start, e: e)
-        while let id = it.next() { out.append(id) }
+        while let next = it.next() { out.append(next) }
         return out
     }
 

@@ -24,11 +24,14 @@ enum MarshalledContent: Sendable, Equatable {
         }
     }
 
-    /// Whether `content` is what this form reads back as (no string is built).
+    /// Whether `content` equals (as strings: canonical equivalence) what this form reads back
+    /// as; a string is built only when the bytes differ.
     func matches(_ content: String, objectID: String, updater: String, time: Int64) -> Bool {
         switch self {
         case .verbatim(let s): return s == content
-        case .filler(let n): return Self.fillerSize(of: content, objectID: objectID, updater: updater, time: time) == n
+        case .filler(let n):
+            return Self.fillerSize(of: content, objectID: objectID, updater: updater, time: time) == n
+                || self.content(objectID: objectID, updater: updater, time: time) == content
         }
     }
 
@@ -43,21 +46,43 @@ enum MarshalledContent: Sendable, Equatable {
     static func fillerSize(of content: String, objectID: String, updater: String, time: Int64) -> Int32? {
         var c = content
         return c.withUTF8 { bytes -> Int32? in
-            var i = 0
-            func take(_ piece: String.UTF8View) -> Bool {
-                for b in piece {
-                    guard i < bytes.count, bytes[i] == b else { return false }
-                    i += 1
-                }
-                return true
-            }
-            guard take(#"{"id":""#.utf8), take(objectID.utf8), take(#"","payload":""#.utf8) else { return nil }
-            let start = i
-            while i < bytes.count && bytes[i] == UInt8(ascii: "x") { i += 1 }
-            let n = i - start
-            guard n <= Int(Int32.max), take(#"","update_at":"#.utf8), take(String(time).utf8),
-                  take(#","updater":""#.utf8), take(updater.utf8), take(#""}"#.utf8), i == bytes.count else { return nil }
+            var scan = ByteScan(bytes: bytes)
+            guard scan.take(#"{"id":""#), scan.take(objectID), scan.take(#"","payload":""#) else { return nil }
+            let n = scan.skip(UInt8(ascii: "x"))
+            guard n <= Int(Int32.max), scan.take(#"","update_at":"#), scan.take(String(time)),
+                  scan.take(#","updater":""#), scan.take(updater), scan.take(#""}"#), scan.atEnd else { return nil }
             return Int32(n)
         }
+    }
+}
+
+/// A cursor over UTF-8 bytes that matches pieces in order.
+private struct ByteScan {
+    let bytes: UnsafeBufferPointer<UInt8>
+    var i = 0
+
+    var atEnd: Bool { i == bytes.count }
+
+    mutating func take(_ piece: StaticString) -> Bool {
+        piece.withUTF8Buffer { take($0) }
+    }
+
+    mutating func take(_ piece: String) -> Bool {
+        var p = piece
+        return p.withUTF8 { take($0) }
+    }
+
+    mutating func take(_ p: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard p.count <= bytes.count - i else { return false }
+        for k in 0..<p.count where bytes[i + k] != p[k] { return false }
+        i += p.count
+        return true
+    }
+
+    /// Skips a run of `byte`; returns its length.
+    mutating func skip(_ byte: UInt8) -> Int {
+        let start = i
+        while i < bytes.count && bytes[i] == byte { i += 1 }
+        return i - start
     }
 }

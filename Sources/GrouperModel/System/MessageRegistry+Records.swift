@@ -27,6 +27,11 @@ struct MessageRecords: Sendable {
     private var extras: [MessageExtras] = []
     private var extrasIndex: [MessageExtras: Int32] = [:]
     private var verbatim: [String] = []
+    /// The last content string found equal to each of a few recent handles' compact content
+    /// (slot = handle mod size): receivers of a message usually hold the very same decoded
+    /// string, so most checks are one string comparison instead of a walk over the format.
+    /// Bounded; a slot keeps its string alive only until another handle takes the slot.
+    private var verified = [(handle: Int, content: String)?](repeating: nil, count: 1024)
 
     var count: Int { records.count }
 
@@ -61,12 +66,17 @@ struct MessageRecords: Sendable {
     }
 
     /// Whether the message stored at `i` equals `m`, field by field (no content is rebuilt).
-    func holds(_ i: Int, _ m: GrouperMessage) -> Bool {
+    mutating func holds(_ i: Int, _ m: GrouperMessage) -> Bool {
         let r = records[i]
         guard r.type == m.type, r.sequence == m.sequence, r.sendTime == m.sendTime, r.messageID == m.messageID,
               r.sender == m.sender, r.objectID == m.objectID, extras[Int(r.extras)] == MessageExtras(of: m) else { return false }
         if r.content < 0 { return verbatim[Int(-1 - r.content)] == m.content }
-        return MarshalledContent.fillerSize(of: m.content, objectID: m.objectID, updater: m.sender, time: m.sendTime) == r.content
+        let slot = i & (verified.count - 1)
+        if let v = verified[slot], v.handle == i { return v.content == m.content }
+        guard MarshalledContent.fillerSize(of: m.content, objectID: m.objectID, updater: m.sender, time: m.sendTime) == r.content
+        else { return self[i].content == m.content }   // String equality (canonical equivalence), as `==` of messages
+        verified[slot] = (i, m.content)
+        return true
     }
 
     /// Estimated bytes kept (for `RetainedState`): records, their id strings, verbatim contents, extras.
@@ -75,5 +85,6 @@ struct MessageRecords: Sendable {
             + records.reduce(0) { $0 + RetainedState.stringBytes($1.messageID) }
             + verbatim.capacity * MemoryLayout<String>.stride + verbatim.reduce(0) { $0 + RetainedState.stringBytes($1) }
             + extras.count * (MemoryLayout<MessageExtras>.stride * 2 + 8)
+            + verified.count * MemoryLayout<(handle: Int, content: String)?>.stride
     }
 }

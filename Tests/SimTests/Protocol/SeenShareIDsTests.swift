@@ -37,7 +37,8 @@ func seenShareIDsMatchAPlainSetOnServerLikeLists(compact: Bool) {
             #expect(Array(list) == listed && list.count == listed.count && list.indices.map { list[$0] } == listed)
             if let x = listed.randomElement(using: &rng) {
                 let i = list.upperBound(x)
-                #expect(i == listed.filter { $0 <= x }.count && list.ids(from: i) == Array(listed[i...]))
+                #expect(i == listed.filter { $0 <= x }.count && list.ids(after: x) == Array(listed[i...]))
+                #expect(list.ids(after: x - 1) == listed.filter { $0 >= x } && list.upperBound(x - 1) == i - 1)
             }
             let expected = listed.filter { !reference.contains($0) }
             #expect(fast.unseen(in: list, compact: compact) == expected)
