@@ -5,9 +5,9 @@ import SimKernel
 ///
 /// The client's decisions (sender, receiver, Algorithm 1, resends) are plain code driven
 /// through this interface, so they do not know they are simulated: `SimulatedDevice`
-/// implements it on the kernel and the network model, and a test can script it. The rest of
-/// what a device touches is the run's shared record (`World`: configuration, log, counters,
-/// message registry), which needs no simulator either.
+/// implements it on the kernel and the network model, and a test can script it. The protocol
+/// log goes through it too. The rest of what a device touches is the run's shared record
+/// (`World`: configuration, counters, message registry), which needs no simulator either.
 protocol DeviceContext {
     /// The current time.
     var now: SimTime { get }
@@ -22,6 +22,10 @@ protocol DeviceContext {
     /// Sends `request` (`bytes` on the wire) to server `server`. Its outcome comes back to this
     /// device as `.response` (or `.timeout`) with the request's id.
     func send(_ request: consuming ServerRequest, bytes: Int, to server: Int)
+    /// Appends `text` to the protocol log under this device and the current time. The
+    /// simulator keeps the run's log (`GrouperSystem.log`, trace files) and builds `text` only
+    /// while logging is on; a test can collect it.
+    func log(_ text: @autoclosure () -> String)
     /// The context of another device, for the one face-to-face step: an invitation hands the
     /// invitee its keys and the held messages directly.
     func peer(_ device: Int) -> Self

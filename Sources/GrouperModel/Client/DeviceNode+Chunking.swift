@@ -40,7 +40,7 @@ extension DeviceNode {
         }
         chargeAtRest(bytes: r.bytes, ctx)
         guard let whole = chunks.add(r, of: m) else { return nil }
-        world.log(ctx.now, index, "reassembled \(m.objectID) from \(r.count) chunk(s)")
+        ctx.log("reassembled \(m.objectID) from \(r.count) chunk(s)")
         return whole
     }
 

@@ -3,7 +3,8 @@ import SimKernel
 extension DeviceNode {
     /// The owner creates the group on every server (`group/register`, `group/init`, `user/add`
     /// for itself, `user/deviceToken`). Setup calls are direct, not timed.
-    func createGroup(now: SimTime) {
+    func createGroup(_ ctx: some DeviceContext) {
+        let now = ctx.now
         for (j, server) in world.serverNodes.enumerated() {
             let reg = ServerRequest(requestID: 0, device: index, groupID: world.groupID, key: "",
                                     call: .groupRegister(groupID: world.groupID, name: "group", ownerNode: node))
@@ -22,7 +23,7 @@ extension DeviceNode {
         joinedAt = now
         members = [node]
         registerDeviceToken(now: now)
-        world.log(now, index, "create group")
+        ctx.log("create group")
     }
 
     func registerDeviceToken(now: SimTime) {
@@ -40,7 +41,7 @@ extension DeviceNode {
         guard isMember, !guest.isMember, invitee != index else { return }
         guard online else {
             if !pendingInvitations.contains(invitee) { pendingInvitations.append(invitee) }
-            world.log(ctx.now, index, "invite D\(invitee) postponed: owner offline")
+            ctx.log("invite D\(invitee) postponed: owner offline")
             return
         }
         var keys: [String?] = Array(repeating: nil, count: config.servers)
@@ -50,7 +51,7 @@ extension DeviceNode {
         }
         members.append(guest.node)
         let handover = held.handover(index: world.heldIndex).map { world.registry[$0] }
-        world.log(ctx.now, index, "invite D\(invitee): \(keys.compactMap { $0 }.count) keys, "
+        ctx.log("invite D\(invitee): \(keys.compactMap { $0 }.count) keys, "
             + "\(handover.count) messages")
         guest.join(keys: keys, members: members, messages: handover, ctx.peer(invitee))
     }
@@ -74,7 +75,7 @@ extension DeviceNode {
             guard let key = register(guest.node, on: j, now: ctx.now) else { still.append((invitee, j)); continue }
             guest.accessKeys[j] = key
             guest.registerDeviceToken(now: ctx.now)
-            world.log(ctx.now, index, "late key for D\(invitee) on server \(j)")
+            ctx.log("late key for D\(invitee) on server \(j)")
         }
         pendingRegistrations = still
     }

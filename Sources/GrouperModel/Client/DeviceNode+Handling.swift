@@ -20,7 +20,7 @@ extension DeviceNode {
                                           resendRetry: config.resendRetry, ownSequence: sequence,
                                           idNumber: m.type.isNormal || !config.compactState ? nil : world.registry.idNumber(m.messageID))
             if !m.type.isNormal, !actions.contains(.duplicate(m)) {
-                world.log(ctx.now, index, "handle \(label(m)) from \(world.name(ofNode: m.sender))")
+                ctx.log("handle \(label(m)) from \(world.name(ofNode: m.sender))")
                 handled.append(m)
             }
             for a in actions {
@@ -28,7 +28,7 @@ extension DeviceNode {
                 case .apply(let msg):
                     writes += 1
                     hold(msg)
-                    world.log(ctx.now, index, "handle \(label(msg)) from \(world.name(ofNode: msg.sender))")
+                    ctx.log("handle \(label(msg)) from \(world.name(ofNode: msg.sender))")
                     guard let applied = assemble(msg, ctx) else { continue }   // a chunk of an incomplete object
                     _ = applied.type == .update ? store.updateRemote(applied) : store.deleteRemote(applied)
                     handled.append(applied)
@@ -102,7 +102,7 @@ extension DeviceNode {
         var said: [String] = []
         if !shared.isEmpty { said.append("re-upload \(names(shared)) to * (asked for by several)") }
         if !own.isEmpty { said.append("re-upload \(names(own)) to \(world.name(ofNode: t.requester))") }
-        world.log(ctx.now, index, said.isEmpty
+        ctx.log(said.isEmpty
             ? "resend to \(world.name(ofNode: t.requester)): all still on ≥ k servers"
                 + (config.resendMulticastAfter == nil ? "" : " or on their way")
             : said.joined(separator: "; "))

@@ -30,7 +30,7 @@ extension DeviceNode {
         }
         guard let secret = r.secret else {
             if undecodable[n] == nil {
-                world.log(ctx.now, index, "cannot rebuild message \(mid) from \(p.count) shares (\(config.rebuild.rawValue)): "
+                ctx.log("cannot rebuild message \(mid) from \(p.count) shares (\(config.rebuild.rawValue)): "
                     + "they disagree; waiting for more")
             }
             undecodable[n] = p.shareIDs
@@ -40,7 +40,7 @@ extension DeviceNode {
         undecodable[n] = nil
         if !r.badShares.isEmpty {
             world.counters.add(.tamperCorrected, device: index, type: .update, at: ctx.now)
-            world.log(ctx.now, index, "corrected message \(mid) around bad shares from servers "
+            ctx.log("corrected message \(mid) around bad shares from servers "
                 + "\(r.badShares.map { serverOfShare(p, $0) })")
         }
         return secret
@@ -67,6 +67,6 @@ extension DeviceNode {
         // Re-encoded, so bytes that differ only in JSON layout are the same message.
         guard world.verifyDeliveries, !world.sentDigests.contains(StableHash.fnv1a64(bytes: m.encoded())) else { return }
         world.counters.add(.corruptedDeliveries, device: index, type: m.type, at: ctx.now)
-        world.log(ctx.now, index, "accepted corrupted content as message \(m.messageID)")
+        ctx.log("accepted corrupted content as message \(m.messageID)")
     }
 }

@@ -155,7 +155,7 @@ extension DeviceNode {
     /// A join that failed or did not decode (only possible with as-built's mixed polynomials).
     func corrupt(_ messageID: String, _ ctx: some DeviceContext) {
         world.counters.add(.corruptRebuilds, device: index, type: .update, at: ctx.now)
-        world.log(ctx.now, index, "corrupt rebuild of message \(messageID)")
+        ctx.log("corrupt rebuild of message \(messageID)")
     }
 
     /// Thesis order: normal messages by (sender, sequence), then control by (send time, id).

@@ -70,7 +70,7 @@ extension DeviceNode {
         let handle = hold(m)
         let item = OutboxItem(message: m, splitSeed: rng.next(), shareReceiver: nil, isReupload: false)
         sent.append(SentRecord(handle: handle, splitSeed: item.splitSeed))
-        world.log(ctx.now, index, "create \(m.type.rawValue)#\(m.sequence) \(m.objectID)")
+        ctx.log("create \(m.type.rawValue)#\(m.sequence) \(m.objectID)")
         outbox.append(item)
     }
 
@@ -80,7 +80,7 @@ extension DeviceNode {
         lastConfirmAt = ctx.now
         let m = makeMessage(.confirm, content: String(sequence), sequence: 0, objectID: "",
                             receiver: GrouperMessage.multicast, ctx)
-        world.log(ctx.now, index, "create confirm(\(sequence))")
+        ctx.log("create confirm(\(sequence))")
         if config.variant != .asBuilt {  // a newer confirm supersedes any not yet uploaded
             outbox.removeAll { $0.message.type == .confirm }
             unsent.removeAll { $0.message.type == .confirm }
@@ -94,7 +94,7 @@ extension DeviceNode {
         let m = makeMessage(.resend, content: DeliveryState.formatRange(range), sequence: 0, objectID: "",
                             receiver: sender, ctx)
         world.counters.add(.resendRequests, device: index, type: .resend, at: ctx.now)
-        world.log(ctx.now, index, "create resend(\(m.content)) to \(world.name(ofNode: sender))")
+        ctx.log("create resend(\(m.content)) to \(world.name(ofNode: sender))")
         outbox.append(OutboxItem(message: m, splitSeed: rng.next(), shareReceiver: sender, isReupload: false))
         kickOutbox(ctx)
     }
@@ -108,7 +108,7 @@ extension DeviceNode {
             if fresh { item.splitSeed = rng.next() }
             outbox.append(item)
         }
-        world.log(ctx.now, index, "retry \(unsent.count) unsent")
+        ctx.log("retry \(unsent.count) unsent")
         unsent.removeAll()
         kickOutbox(ctx)
     }

@@ -26,6 +26,8 @@ struct SimulatedDevice: DeviceContext {
         sim.schedule(.request(request), to: world.serverComponents[server], at: arrival)
     }
 
+    func log(_ text: @autoclosure () -> String) { world.log(sim.now, device, text()) }
+
     func peer(_ device: Int) -> SimulatedDevice { SimulatedDevice(sim: sim, world: world, device: device) }
 }
 

@@ -89,7 +89,7 @@ extension DeviceNode {
                                                     start: j.start, end: ctx.now, dataSync: j.syncTime,
                                                     secretSharing: j.sharingTime, network: ctx.now - j.ready,
                                                     succeeded: false))
-                world.log(ctx.now, index, "wedged: last server failed; \(j.items.count) message(s) never finalised")
+                ctx.log("wedged: last server failed; \(j.items.count) message(s) never finalised")
                 return
             }
             decide(j.okServers.count >= s, ctx)
@@ -114,7 +114,7 @@ extension DeviceNode {
         }
         late.remaining -= 1
         if !late.succeeded {
-            world.log(ctx.now, index, "late answer to failed upload job \(id): \(stored ? "stored" : "not stored"); "
+            ctx.log("late answer to failed upload job \(id): \(stored ? "stored" : "not stored"); "
                 + "now on \(late.stored) of \(config.s) needed servers, \(late.remaining) still unanswered"
                 + (late.stored >= config.k ? " (receivers can rebuild it; the sender still retries it)" : ""))
         }
@@ -142,7 +142,7 @@ extension DeviceNode {
                 if item.isReupload { world.counters.add(.reUploads, device: index, type: m.type, at: ctx.now) }
                 world.markUploaded(m.messageID)
             }
-            world.log(ctx.now, index, "upload \(j.items.map { label($0.message) }.joined(separator: ",")) to \(to)")
+            ctx.log("upload \(j.items.map { label($0.message) }.joined(separator: ",")) to \(to)")
             if let first = j.okServers.min() {
                 send(.userNotify(receiver: j.shareReceiver ?? GrouperMessage.multicast, category: "grouper",
                                  content: "new messages"), to: first, purpose: .notify, ctx)
@@ -156,7 +156,7 @@ extension DeviceNode {
                 }
             }
             let pending = config.servers - j.answered
-            world.log(ctx.now, index, "upload failed (job \(j.id): stored on \(j.okServers.count) of \(config.s) needed servers, "
+            ctx.log("upload failed (job \(j.id): stored on \(j.okServers.count) of \(config.s) needed servers, "
                 + "\(j.failed) failed" + (pending > 0 ? ", \(pending) not answered yet" : "") + ") "
                 + "\(j.items.map { label($0.message) }.joined(separator: ",")) to \(to); unsent")
             unsent.append(contentsOf: j.items.map { var item = $0; item.failedBefore = true; return item })
@@ -185,7 +185,7 @@ extension DeviceNode {
             if j.items.count >= batchCap { batchCap = min(config.batchLimit, batchCap * 2) }
         } else if j.timedOut > 0 && j.items.count > 1 {
             batchCap = max(1, j.items.count / 2)
-            world.log(ctx.now, index, "batch of \(j.items.count) timed out; next batches ≤ \(batchCap)")
+            ctx.log("batch of \(j.items.count) timed out; next batches ≤ \(batchCap)")
         }
     }
 }

@@ -178,7 +178,7 @@ final class DeviceNode: SimComponent {
     func setOnline(_ on: Bool, _ ctx: some DeviceContext) {
         guard on != online else { return }
         online = on
-        world.log(ctx.now, index, on ? "online" : "offline")
+        ctx.log(on ? "online" : "offline")
         if on { deriveStoreKey(ctx) }
         if !on {
             // Every open connection breaks; handle in request order.

@@ -20,7 +20,11 @@ struct HeldMessages: Sendable {
 
     /// Holds `handle` as (sender, sequence); a later message with the same pair replaces it.
     mutating func set(sender: String, sequence: Int, handle: Int32, index: HeldIndex) {
-        let s = index.slot(of: sender)
+        set(slot: index.slot(of: sender), sequence: sequence, handle: handle, index: index)
+    }
+
+    /// `set(sender:…)` with the sender's `HeldIndex` slot already looked up.
+    mutating func set(slot s: Int, sequence: Int, handle: Int32, index: HeldIndex) {
         grow(to: s)
         if sequence >= 1 && sequence <= top[s] + Self.maxGap {
             if !testAndSet(s, sequence) { count += 1 }
@@ -130,8 +134,13 @@ extension DeviceNode {
     /// returns its handle there.
     @discardableResult
     func hold(_ m: GrouperMessage) -> Int32 {
-        let handle = world.registry.intern(m)
-        held.set(sender: m.sender, sequence: m.sequence, handle: handle, index: world.heldIndex)
+        guard config.compactState else {
+            let handle = world.registry.intern(m)
+            held.set(sender: m.sender, sequence: m.sequence, handle: handle, index: world.heldIndex)
+            return handle
+        }
+        let (handle, slot) = world.heldMemo.handleAndSlot(m, registry: world.registry, index: world.heldIndex)
+        held.set(slot: slot, sequence: m.sequence, handle: handle, index: world.heldIndex)
         return handle
     }
 }

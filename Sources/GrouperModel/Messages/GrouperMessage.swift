@@ -10,31 +10,106 @@ public enum MessageType: String, CaseIterable, Sendable {
 /// Normal messages take the sender's next sequence number (1, 2, …); control
 /// messages (confirm, resend) carry sequence 0. `receiver` is `"*"` for multicast
 /// or one node id. Encoding lives in `GrouperMessage+JSON.swift`.
-public struct GrouperMessage: Equatable, Hashable, Sendable {
-    public var type: MessageType
+///
+/// A value type whose fields live in one shared, copy-on-write box (`Fields`): a rebuilt
+/// message passes through decoding, ordering, Algorithm 1's actions, the store and the
+/// handed-over list, and copying eight strings each time (a retain and a release per string)
+/// was about a tenth of a large run. A copy now costs one retain; a setter copies the box
+/// first if it is shared, so values behave exactly as before.
+public struct GrouperMessage: Sendable {
+    final class Fields: @unchecked Sendable {
+        // Mutated only through `GrouperMessage`'s setters, and only while uniquely referenced.
+        var type: MessageType
+        var content: String
+        var sequence: Int
+        var objectClass: String
+        var objectID: String
+        var receiver: String
+        var sender: String
+        var email: String
+        var name: String
+        var sendTime: Int64
+        var messageID: String
+
+        init(type: MessageType, content: String, sequence: Int, objectClass: String, objectID: String,
+             receiver: String, sender: String, email: String, name: String, sendTime: Int64, messageID: String) {
+            self.type = type; self.content = content; self.sequence = sequence
+            self.objectClass = objectClass; self.objectID = objectID; self.receiver = receiver
+            self.sender = sender; self.email = email; self.name = name; self.sendTime = sendTime
+            self.messageID = messageID
+        }
+
+        func copy() -> Fields {
+            Fields(type: type, content: content, sequence: sequence, objectClass: objectClass, objectID: objectID,
+                   receiver: receiver, sender: sender, email: email, name: name, sendTime: sendTime,
+                   messageID: messageID)
+        }
+    }
+
+    private var fields: Fields
+
+    /// The box, copied first if another value shares it.
+    private mutating func unique() -> Fields {
+        if !isKnownUniquelyReferenced(&fields) { fields = fields.copy() }
+        return fields
+    }
+
+    public var type: MessageType { get { fields.type } set { unique().type = newValue } }
     /// update: marshalled object JSON; delete: object id; confirm: highest normal
     /// sequence (decimal); resend: inclusive range "min-max".
-    public var content: String
-    public var sequence: Int
+    public var content: String { get { fields.content } set { unique().content = newValue } }
+    public var sequence: Int { get { fields.sequence } set { unique().sequence = newValue } }
     /// Class name of the object (`object` key).
-    public var objectClass: String
-    public var objectID: String
-    public var receiver: String
-    public var sender: String
-    public var email: String
-    public var name: String
+    public var objectClass: String { get { fields.objectClass } set { unique().objectClass = newValue } }
+    public var objectID: String { get { fields.objectID } set { unique().objectID = newValue } }
+    public var receiver: String { get { fields.receiver } set { unique().receiver = newValue } }
+    public var sender: String { get { fields.sender } set { unique().sender = newValue } }
+    public var email: String { get { fields.email } set { unique().email = newValue } }
+    public var name: String { get { fields.name } set { unique().name = newValue } }
     /// Virtual send time, whole seconds since the run started.
-    public var sendTime: Int64
-    public var messageID: String
+    public var sendTime: Int64 { get { fields.sendTime } set { unique().sendTime = newValue } }
+    public var messageID: String { get { fields.messageID } set { unique().messageID = newValue } }
 
     public static let multicast = "*"
 
     public init(type: MessageType, content: String, sequence: Int, objectClass: String, objectID: String,
                 receiver: String, sender: String, email: String, name: String, sendTime: Int64,
                 messageID: String) {
-        self.type = type; self.content = content; self.sequence = sequence
-        self.objectClass = objectClass; self.objectID = objectID; self.receiver = receiver
-        self.sender = sender; self.email = email; self.name = name; self.sendTime = sendTime
-        self.messageID = messageID
+        fields = Fields(type: type, content: content, sequence: sequence, objectClass: objectClass,
+                        objectID: objectID, receiver: receiver, sender: sender, email: email, name: name,
+                        sendTime: sendTime, messageID: messageID)
+    }
+
+    /// Whether `a` and `b` share one box (then they are equal without comparing fields).
+    static func sameStorage(_ a: GrouperMessage, _ b: GrouperMessage) -> Bool { a.fields === b.fields }
+
+    /// A hash of the box's identity (not of the fields): equal only for values sharing a box
+    /// or for boxes at the same address at different times.
+    var storageHash: Int {
+        let bits = UInt(bitPattern: ObjectIdentifier(fields))
+        return Int(truncatingIfNeeded: (bits >> 4) ^ (bits >> 14))
+    }
+
+    /// Bytes of one box (for `RetainedState`): object header and fields, not the strings' storage.
+    static var boxBytes: Int { 16 + 3 * 8 + 8 * MemoryLayout<String>.stride }
+}
+
+extension GrouperMessage: Equatable, Hashable {
+    /// Field by field, as the synthesized `==` of the unboxed struct did.
+    public static func == (a: GrouperMessage, b: GrouperMessage) -> Bool {
+        if a.fields === b.fields { return true }
+        let x = a.fields, y = b.fields
+        return x.type == y.type && x.content == y.content && x.sequence == y.sequence
+            && x.objectClass == y.objectClass && x.objectID == y.objectID && x.receiver == y.receiver
+            && x.sender == y.sender && x.email == y.email && x.name == y.name && x.sendTime == y.sendTime
+            && x.messageID == y.messageID
+    }
+
+    /// Every field in declaration order, as the synthesized `hash(into:)` did.
+    public func hash(into h: inout Hasher) {
+        let x = fields
+        h.combine(x.type); h.combine(x.content); h.combine(x.sequence); h.combine(x.objectClass)
+        h.combine(x.objectID); h.combine(x.receiver); h.combine(x.sender); h.combine(x.email)
+        h.combine(x.name); h.combine(x.sendTime); h.combine(x.messageID)
     }
 }

@@ -1,9 +1,9 @@
 /// The parameters f(k, n, s) of a group: any k of the n shares rebuild a message, and an
 /// upload counts once s servers stored their share.
 ///
-/// The rule 1 ≤ k ≤ s ≤ n ≤ 255 is written here once: the scenario reader, `SystemConfig`
-/// and the server's `initialise` call all ask `violations`, and a value exists only when the
-/// rule holds. Its (k, n) part, 1 ≤ k ≤ n ≤ 255, is what a split or join needs (no upload
+/// The rule 1 ≤ k ≤ s ≤ n ≤ 255 is written here once: the scenario reader and `SystemConfig`
+/// carry a value of this type, the server's `initialise` call asks `violations`, and a value
+/// exists only when the rule holds. Its (k, n) part, 1 ≤ k ≤ n ≤ 255, is what a split or join needs (no upload
 /// quorum there): the sharing schemes ask `sharingViolations`.
 public struct ShareThreshold: Equatable, Hashable, Sendable, CustomStringConvertible {
     public let k: Int
@@ -60,6 +60,9 @@ public struct ShareThreshold: Equatable, Hashable, Sendable, CustomStringConvert
         let s = Swift.min(self.s, n)
         return ShareThreshold(unchecked: Swift.min(k, s), n, s)
     }
+
+    /// f(2, 3, 3): the default of `SystemConfig` (tests and library use).
+    public static let f233 = ShareThreshold(unchecked: 2, 3, 3)
 
     private init(unchecked k: Int, _ n: Int, _ s: Int) { self.k = k; self.n = n; self.s = s }
 

@@ -47,7 +47,7 @@ public final class GrouperSystem {
             sim.schedule(.sweep, to: world.serverComponents[j], after: config.alignedSweeps ? .zero : phase)
         }
         let owner = world.deviceNodes[0]
-        owner.createGroup(now: .zero)
+        owner.createGroup(owner.context(in: sim))
         for i in config.startMembers.dropFirst() { owner.invite(i, owner.context(in: sim)) }
         for d in world.deviceNodes { d.startTimers(d.context(in: sim)) }
     }

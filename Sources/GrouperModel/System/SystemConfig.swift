@@ -93,12 +93,15 @@ public struct SystemConfig: Equatable, Sendable {
     public var members: [Int]? = nil
     /// The members from the start, whichever way they were given.
     public var startMembers: [Int] { members ?? Array(0..<initialMembers) }
+    /// f(k, n, s): checked once where it is made (`ShareThreshold`), so a configuration
+    /// cannot hold a broken one.
+    public var threshold: ShareThreshold
     /// Number of servers n.
-    public var servers: Int
+    public var servers: Int { threshold.n }
     /// Threshold k: shares needed to rebuild.
-    public var k: Int
+    public var k: Int { threshold.k }
     /// Safe servers count s: an upload succeeds when ≥ s servers stored their share.
-    public var s: Int
+    public var s: Int { threshold.s }
     public var ttl: SimDuration
     /// Period of each server's TTL sweep (default 60 s).
     public var sweepPeriod: SimDuration
@@ -149,12 +152,12 @@ public struct SystemConfig: Equatable, Sendable {
     /// 60 s: the servers' TTL sweep period of `init` and of a scenario that names none.
     public static let defaultSweepPeriod: SimDuration = .seconds(Int64(60))
 
-    /// f(k, n, s) with defaults for everything else (1 h TTL, lab profiles, thesis variant).
-    public init(devices: Int = 3, servers: Int = 3, k: Int = 2, s: Int = 3,
+    /// `threshold` with defaults for everything else (1 h TTL, lab profiles, thesis variant).
+    public init(devices: Int = 3, threshold: ShareThreshold = .f233,
                 ttl: SimDuration = .hours(1), variant: ProtocolVariant = .thesis,
                 scheme: SharingSchemeKind = .gf256, seed: UInt64 = 1) {
         self.devices = devices; self.initialMembers = devices
-        self.servers = servers; self.k = k; self.s = s; self.ttl = ttl
+        self.threshold = threshold; self.ttl = ttl
         self.sweepPeriod = Self.defaultSweepPeriod; self.variant = variant; self.asBuilt = AsBuiltSwitches()
         self.scheme = scheme; self.device = .lab; self.network = .lab; self.server = .lab
         self.confirm = ConfirmPolicy(period: ttl, onReconnect: true)
@@ -168,6 +171,20 @@ public struct SystemConfig: Equatable, Sendable {
     }
 }
 
+extension SystemConfig {
+    /// f(k, `servers`, s) with defaults for everything else; throws if k, n, s break the rule
+    /// (the field is `servers` for n).
+    public init(devices: Int = 3, servers: Int, k: Int, s: Int,
+                ttl: SimDuration = .hours(1), variant: ProtocolVariant = .thesis,
+                scheme: SharingSchemeKind = .gf256, seed: UInt64 = 1) throws(SystemConfigError) {
+        let threshold: ShareThreshold
+        do { threshold = try ShareThreshold(k: k, n: servers, s: s) } catch {
+            throw SystemConfigError(field: error.parameter == "n" ? "servers" : error.parameter, message: error.message)
+        }
+        self.init(devices: devices, threshold: threshold, ttl: ttl, variant: variant, scheme: scheme, seed: seed)
+    }
+}
+
 /// A configuration that cannot run; the message names the field and what is allowed.
 public struct SystemConfigError: Error, Equatable, CustomStringConvertible, Sendable {
     public var field: String
@@ -176,7 +193,7 @@ public struct SystemConfigError: Error, Equatable, CustomStringConvertible, Send
 }
 
 extension SystemConfig {
-    /// Checks ranges: 1 ≤ k ≤ s ≤ n ≤ 255, 1 ≤ D, positive durations, batch ≥ 1.
+    /// Checks ranges: 1 ≤ D, positive durations, batch ≥ 1 (f(k, n, s) is checked where it is made).
     public func validate() throws(SystemConfigError) {
         func fail(_ f: String, _ m: String) -> SystemConfigError { SystemConfigError(field: f, message: m) }
         guard devices >= 1 else { throw fail("devices", "must be ≥ 1, got \(devices)") }
@@ -188,9 +205,6 @@ extension SystemConfig {
                   let last = members.last, last < devices else {
                 throw fail("members", "must be sorted distinct device indices in 0..<\(devices) starting with the owner 0, got \(members)")
             }
-        }
-        if let v = ShareThreshold.violations(k: k, n: servers, s: s).first {
-            throw fail(v.parameter == "n" ? "servers" : v.parameter, v.message)
         }
         guard ttl.nanoseconds > 0 else { throw fail("ttl", "must be positive, got \(ttl)") }
         guard sweepPeriod.nanoseconds > 0 else { throw fail("sweepPeriod", "must be positive, got \(sweepPeriod)") }

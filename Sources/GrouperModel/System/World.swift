@@ -51,6 +51,8 @@ final class World {
     let registry = MessageRegistry()
     /// The first message held under each (sender, sequence), shared by the devices' `HeldMessages`.
     let heldIndex = HeldIndex()
+    /// Registry handles and sender slots of recently held messages (speed only).
+    let heldMemo = HeldMemo()
     /// Decoded rebuilt secrets, shared by the devices (speed only).
     let decoded = DecodedMessageCache()
     var log: [ProtocolLogEntry] = []

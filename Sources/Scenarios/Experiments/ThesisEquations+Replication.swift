@@ -10,11 +10,11 @@ struct ReplicationCounts: Sendable {
 }
 
 extension ThesisEquations {
-    static func config(_ p: EquationParameters, seed: UInt64) -> SystemConfig {
+    static func config(_ p: EquationParameters, seed: UInt64) throws -> SystemConfig {
         let a = p.model
         // One server, k = s = 1: with every server up the counts do not depend on (k, n, s)
         // and a run is about three times cheaper than f(2, 3, 3).
-        var c = SystemConfig(devices: p.devices, servers: 1, k: 1, s: 1, ttl: p.ttl,
+        var c = SystemConfig(devices: p.devices, threshold: try ShareThreshold(k: 1, n: 1, s: 1), ttl: p.ttl,
                              variant: p.variant, scheme: .gf256, seed: seed)
         c.initialMembers = p.devices
         c.sweepPeriod = sweepPeriod(p)
@@ -59,39 +59,20 @@ extension ThesisEquations {
         return .exponential(p, average: average, end: end, rng: &rng)
     }
 
-    /// One replication: schedule workload, offline periods and (thesis model) the requests for
-    /// what was written while away; run warm-up + measured windows; count each measured window.
-    static func simulate(_ p: EquationParameters, seed: UInt64, warmUp: Int, measured: Int) throws -> ReplicationCounts {
-        let system = try GrouperSystem(config: config(p, seed: seed))
-        system.loggingEnabled = false
+    /// One replication on the binding's run path (`GrouperRun`, as scenario runs): schedule
+    /// workload, offline periods and (thesis model) the answers to requests for what was
+    /// written while away; run warm-up + measured windows; count each measured window.
+    static func simulate(_ p: EquationParameters, seed: UInt64, replication: Int = 0,
+                         warmUp: Int, measured: Int) throws -> ReplicationCounts {
+        let run = try GrouperRun(config: try config(p, seed: seed), runIndex: replication, logging: false)
         let t = p.ttl.nanoseconds, end = Int64(warmUp + measured) * t
         let s = schedule(p, end: end, seed: seed)
-        for (d, times) in s.writes.enumerated() {
-            for (j, w) in times.enumerated() {
-                system.update(device: d, objectID: "d\(d)-o\(j % 50)", size: 16, at: SimTime(nanoseconds: w))
-            }
-        }
-        for (d, times) in s.confirms.enumerated() { for c in times { system.confirm(device: d, at: SimTime(nanoseconds: c)) } }
-        for sync in s.syncs { system.receive(device: sync.device, at: SimTime(nanoseconds: sync.at)) }
-        for a in s.away { system.setOnline(false, device: a.device, at: SimTime(nanoseconds: a.start)) }
-        for a in s.away where a.end < end { system.setOnline(true, device: a.device, at: SimTime(nanoseconds: a.end)) }
-        if p.model.resendEverythingWrittenAway { scheduleResends(p, s, system, end: end) }
-        system.run(until: SimTime(nanoseconds: end))
+        run.play(s.commands(p, end: end))
+        run.system.run(until: SimTime(nanoseconds: end))
+        try run.checkInternalFailures()
         let controls = s.controls(ttl: t, windows: warmUp + measured, end: end)
-        return ReplicationCounts(windows: counts(p, system, windows: warmUp..<(warmUp + measured)),
+        return ReplicationCounts(windows: counts(p, run.system, windows: warmUp..<(warmUp + measured)),
                                  controls: Array(controls[warmUp...]))
-    }
-
-    /// Thesis assumption: at its return, a device gets everything the others wrote while it was
-    /// away re-uploaded (the request reaches each writer; an offline writer answers on return).
-    static func scheduleResends(_ p: EquationParameters, _ s: EquationSchedule, _ system: GrouperSystem, end: Int64) {
-        for a in s.away where a.end < end {
-            for w in 0..<p.devices where w != a.device {
-                if let r = s.sequences(of: w, from: a.start, to: a.end) {
-                    system.resend(device: w, requester: a.device, range: r, at: SimTime(nanoseconds: a.end))
-                }
-            }
-        }
     }
 
     /// Window values: [6.1 … 6.8, normal, confirms, resend requests, re-uploads].

@@ -141,10 +141,11 @@ public enum ThesisEquations {
         var reps: [ReplicationCounts] = []
         while reps.count < max(1, p.replications) {
             let next = min(roundSize(p), p.replications - reps.count)
-            let seeds = (reps.count..<(reps.count + next)).map {
-                RandomStreams(rootSeed: p.seed).childSeed(named: "equations/replication-\($0)")
+            let indices = (reps.count..<(reps.count + next)).map { UInt64($0) }
+            reps += try ParallelRunner.map(indices, jobs: p.jobs) { i in
+                let seed = RandomStreams(rootSeed: p.seed).childSeed(named: "equations/replication-\(i)")
+                return try simulate(p, seed: seed, replication: Int(i), warmUp: warmUp, measured: measured)
             }
-            reps += try ParallelRunner.map(seeds, jobs: p.jobs) { try simulate(p, seed: $0, warmUp: warmUp, measured: measured) }
             let result = summarise(p, reps, warmUp: warmUp, batch: batch, measured: measured)
             if result.rows.allSatisfy({ $0.simulated.isPrecise(relative: relativePrecision) })
                 && result.mix.reUploads.isPrecise(relative: relativePrecision) || reps.count >= p.replications {

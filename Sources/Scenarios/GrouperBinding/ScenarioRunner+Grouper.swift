@@ -20,12 +20,8 @@ public struct GrouperExecutor: RunExecutor {
         if spec.architecture == .central { return try CentralExecutor().execute(run) }
         var config = Self.config(spec, seed: run.seed)
         config.compactState = compactState
-        let system: GrouperSystem
-        do { system = try GrouperSystem(config: config) } catch {
-            throw RunFailure(runIndex: run.index, message: "the protocol model rejected the configuration: \(error)")
-        }
-        system.loggingEnabled = run.tracePath != nil
-        system.keepsTimingRecords = !config.compactState
+        let grouper = try GrouperRun(config: config, runIndex: run.index, logging: run.tracePath != nil)
+        let system = grouper.system
         system.timingsSince = SimTime.zero + spec.warmup
         let events = try run.events.map { try EventTraceFile(request: $0) }
         system.traceEvents(to: events?.sink)
@@ -39,10 +35,7 @@ public struct GrouperExecutor: RunExecutor {
         let bytesAtWarmup = system.byteSecondsAtRest
         latency.since = warmup
         sampler.run(until: end, end: end, progress: run.onProgress)
-        if let first = system.internalFailures.first {
-            throw RunFailure(runIndex: run.index, message: "internal error (a bug in the model, not bad input): \(first)"
-                             + (system.internalFailures.count > 1 ? " (and \(system.internalFailures.count - 1) more)" : ""))
-        }
+        try grouper.checkInternalFailures()
         let report = system.check()
         if let path = run.tracePath {
             try TraceFile.write(system.log.map(\.description).joined(separator: "\n") + "\n", to: path)
@@ -69,7 +62,7 @@ public struct GrouperExecutor: RunExecutor {
     /// The protocol configuration of a scenario point.
     static func config(_ spec: ScenarioSpec, seed: UInt64) -> SystemConfig {
         let g = spec.group, p = spec.protocolSpec
-        var c = SystemConfig(devices: g.devices, servers: g.n, k: g.k, s: g.s, ttl: g.ttl,
+        var c = SystemConfig(devices: g.devices, threshold: g.threshold, ttl: g.ttl,
                              variant: p.variant, scheme: spec.sharing, seed: seed)
         c.sweepPeriod = g.sweepPeriod
         c.trackExposure = spec.metrics.contains { name in MetricCatalog.exposure.contains { $0.rawValue == name } }

@@ -23,7 +23,7 @@ import SimKernel
     }
 
     func grouper(k: Int) throws -> GrouperSystem {
-        var c = SystemConfig(devices: 2, servers: 3, k: k, s: 3, ttl: .hours(1), seed: 3)
+        var c = try SystemConfig(devices: 2, servers: 3, k: k, s: 3, ttl: .hours(1), seed: 3)
         c.confirm = ConfirmPolicy(period: nil, onReconnect: false)
         c.trackExposure = true
         let s = try GrouperSystem(config: c)
@@ -52,7 +52,7 @@ import SimKernel
 
     /// Without `trackExposure` nothing is observed (and nothing else changes).
     @Test func observationsOnlyWhenAsked() throws {
-        var c = SystemConfig(devices: 2, servers: 3, k: 2, s: 3, ttl: .hours(1), seed: 3)
+        var c = try SystemConfig(devices: 2, servers: 3, k: 2, s: 3, ttl: .hours(1), seed: 3)
         let plain = try GrouperSystem(config: c)
         c.trackExposure = true
         let tracked = try GrouperSystem(config: c)

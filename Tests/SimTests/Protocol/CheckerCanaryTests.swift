@@ -5,7 +5,7 @@ import SimKernel
 /// Deliberately broken systems: each checker must catch its fault, as a value of the right kind.
 @Suite struct CheckerCanaryTests {
     static func system() throws -> GrouperSystem {
-        var c = SystemConfig(devices: 2, servers: 3, k: 2, s: 2, ttl: .minutes(10))
+        var c = try SystemConfig(devices: 2, servers: 3, k: 2, s: 2, ttl: .minutes(10))
         c.receive = ReceivePolicy(onPush: true, pullPeriod: .minutes(2), onReconnect: true)
         return try GrouperSystem(config: c)
     }

@@ -11,7 +11,7 @@ import SimKernel
     }
 
     static func config(devices: Int = 3, variant: ProtocolVariant = .thesis) -> SystemConfig {
-        var c = SystemConfig(devices: devices, servers: 3, k: 2, s: 3, ttl: .minutes(10), variant: variant)
+        var c = SystemConfig(devices: devices, threshold: .f233, ttl: .minutes(10), variant: variant)
         c.receive = ReceivePolicy(onPush: true, pullPeriod: .minutes(2), onReconnect: true)
         c.resendRetry = .minutes(2)
         return c

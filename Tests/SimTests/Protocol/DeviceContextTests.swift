@@ -20,14 +20,17 @@ final class ScriptedContext: DeviceContext {
         cpuWork.append((work, now))
         return cpuDone(work, now)
     }
+    /// Protocol log lines the device wrote, with their time.
+    var logged: [(at: SimTime, text: String)] = []
+    func log(_ text: @autoclosure () -> String) { logged.append((now, text())) }
     func peer(_ device: Int) -> ScriptedContext { self }
 }
 
 /// A Grouper device driven through a scripted context, with no `Simulation` at all.
 @Suite struct DeviceContextTests {
     /// Device 0 of two, a member with keys on 3 servers, f(2,3,2), thesis variant.
-    static func device() -> (DeviceNode, World) {
-        let config = SystemConfig(devices: 2, servers: 3, k: 2, s: 2, ttl: .hours(1))
+    static func device() throws -> (DeviceNode, World) {
+        let config = try SystemConfig(devices: 2, servers: 3, k: 2, s: 2, ttl: .hours(1))
         let world = World(config: config, scheme: config.scheme.makeScheme(), streams: RandomStreams(rootSeed: 5))
         let d = DeviceNode(index: 0, world: world, rng: Xoshiro256StarStar(seed: 9))
         world.deviceNodes = [d]
@@ -38,7 +41,7 @@ final class ScriptedContext: DeviceContext {
     }
 
     @Test func anUpdateIsSplitPutOnEveryServerAndDecidedAtSStoredShares() throws {
-        let (d, world) = Self.device()
+        let (d, world) = try Self.device()
         defer { withExtendedLifetime(world) {} }  // the device holds it unowned
         let ctx = ScriptedContext()
         ctx.now = SimTime.zero + .seconds(Int64(10))
@@ -75,7 +78,7 @@ final class ScriptedContext: DeviceContext {
     }
 
     @Test func failuresOnTwoOfThreeServersLeaveTheMessageUnsent() throws {
-        let (d, world) = Self.device()
+        let (d, world) = try Self.device()
         defer { withExtendedLifetime(world) {} }  // the device holds it unowned
         let ctx = ScriptedContext()
         d.handle(.command(.update(objectID: "obj", size: 323)), ctx)
@@ -90,7 +93,7 @@ final class ScriptedContext: DeviceContext {
     }
 
     @Test func goingOfflineBreaksOpenRequestsAndTimersKeepTheirPeriod() throws {
-        let (d, world) = Self.device()
+        let (d, world) = try Self.device()
         defer { withExtendedLifetime(world) {} }  // the device holds it unowned
         let ctx = ScriptedContext()
         d.handle(.command(.receive), ctx)
@@ -113,10 +116,24 @@ final class ScriptedContext: DeviceContext {
         #expect(pull.at == timers.now + d.config.receive.pullPeriod!)
     }
 
+    /// The protocol log is the context's: what the device logs reaches the context at the
+    /// context's time, and nothing goes around it into the run's shared record.
+    @Test func theDeviceLogsThroughItsContext() throws {
+        let (d, world) = try Self.device()
+        defer { withExtendedLifetime(world) {} }  // the device holds it unowned
+        let ctx = ScriptedContext()
+        ctx.now = SimTime.zero + .seconds(Int64(42))
+        d.handle(.command(.update(objectID: "obj", size: 323)), ctx)
+        d.handle(.command(.confirm), ctx)
+        #expect(ctx.logged.map(\.text) == ["create update#1 obj", "create confirm(1)"])
+        #expect(ctx.logged.allSatisfy { $0.at == ctx.now })
+        #expect(world.log.isEmpty)
+    }
+
     /// The context owns CPU time: the device charges its profile's costs through it and waits
     /// exactly as long as the context says, whatever the profile.
     @Test func theContextDecidesWhenCPUWorkIsDone() throws {
-        let (d, world) = Self.device()
+        let (d, world) = try Self.device()
         defer { withExtendedLifetime(world) {} }  // the device holds it unowned
         let ctx = ScriptedContext()
         ctx.now = SimTime.zero + .seconds(Int64(10))

@@ -7,7 +7,7 @@ private func at(_ minutes: Int64, _ seconds: Int64 = 0) -> SimTime { SimTime.zer
 /// Thesis Fig 4.3, step by step, with the protocol log asserted line by line.
 @Suite struct Fig43StoryTests {
     static func run(_ variant: ProtocolVariant = .thesis, until end: SimTime = at(33)) throws -> GrouperSystem {
-        var c = SystemConfig(devices: 2, servers: 3, k: 2, s: 3, ttl: .minutes(10), variant: variant)
+        var c = try SystemConfig(devices: 2, servers: 3, k: 2, s: 3, ttl: .minutes(10), variant: variant)
         c.confirm = ConfirmPolicy(period: nil, onReconnect: false)
         c.receive = ReceivePolicy(onPush: true, pullPeriod: nil, onReconnect: true)
         let system = try GrouperSystem(config: c)

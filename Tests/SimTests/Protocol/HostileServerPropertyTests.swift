@@ -12,7 +12,7 @@ import SimKernel
         var rng = Xoshiro256StarStar(seed: seed)
         let devices = rng.int(in: 2...4), n = rng.int(in: 4...7)
         let k = rng.int(in: 1...(n - 2)), s = rng.int(in: k...n)
-        var c = SystemConfig(devices: devices, servers: n, k: k, s: s, ttl: .minutes(30),
+        var c = try SystemConfig(devices: devices, servers: n, k: k, s: s, ttl: .minutes(30),
                              scheme: rng.chance(0.5) ? .gf256 : .csss257, seed: seed)
         c.rebuild = policy
         let system = try GrouperSystem(config: c)

@@ -9,7 +9,7 @@ import SimKernel
     static func system(rebuild: RebuildPolicy = .firstK, ttl: SimDuration = .hours(1), devices: Int = 3,
                        scheme: SharingSchemeKind = .gf256, coalitions: [Coalition] = [],
                        variant: ProtocolVariant = .thesis) throws -> GrouperSystem {
-        var c = SystemConfig(devices: devices, servers: 4, k: 2, s: 3, ttl: ttl, variant: variant, scheme: scheme, seed: 5)
+        var c = try SystemConfig(devices: devices, servers: 4, k: 2, s: 3, ttl: ttl, variant: variant, scheme: scheme, seed: 5)
         c.confirm = ConfirmPolicy(period: nil, onReconnect: false)
         c.receive = ReceivePolicy(onPush: true, pullPeriod: nil, onReconnect: true)
         c.rebuild = rebuild
@@ -207,7 +207,7 @@ import SimKernel
     }
 
     @Test func correctNeedsTwoSharesBeyondK() {
-        var c = SystemConfig(devices: 2, servers: 3, k: 2, s: 3)
+        var c = SystemConfig(devices: 2, threshold: .f233)
         c.rebuild = .correct
         #expect(throws: SystemConfigError.self) { try GrouperSystem(config: c) }
         c.rebuild = .check

@@ -19,7 +19,7 @@ private struct BrokenSplit: SecretSharingScheme {
 /// Internal failures are loud: recorded, failing the run, with an exit code of their own.
 @Suite struct InternalFailureTests {
     @Test func aFailedSplitIsAnInternalFailureNotALogLine() throws {
-        let c = SystemConfig(devices: 2, servers: 3, k: 2, s: 2, ttl: .minutes(10))
+        let c = try SystemConfig(devices: 2, servers: 3, k: 2, s: 2, ttl: .minutes(10))
         let system = try GrouperSystem(config: c, scheme: BrokenSplit())
         system.update(device: 0, objectID: "a", size: 10, at: SimTime.zero + .seconds(Int64(1)))
         system.run(until: SimTime.zero + .minutes(5))

@@ -5,7 +5,7 @@ import SimKernel
 /// `_checkInvariants()` must hold on real runs and catch each kind of broken state.
 @Suite struct InvariantCanaryTests {
     static func system() throws -> GrouperSystem {
-        let c = SystemConfig(devices: 3, servers: 3, k: 2, s: 2, ttl: .minutes(10))
+        let c = try SystemConfig(devices: 3, servers: 3, k: 2, s: 2, ttl: .minutes(10))
         let system = try GrouperSystem(config: c)
         system.checksInvariants = true
         for (i, t) in [1, 2, 3].enumerated() {

@@ -50,7 +50,7 @@ import SimKernel
 
     func system(_ c: ChunkingConfig?, store: DeviceStoreConfig = DeviceStoreConfig(), device: DeviceProfile = .lab,
                 seed: UInt64 = 4, pullOnReconnect: Bool = true) throws -> GrouperSystem {
-        var cfg = SystemConfig(devices: 3, servers: 3, k: 2, s: 3, ttl: .hours(2), seed: seed)
+        var cfg = try SystemConfig(devices: 3, servers: 3, k: 2, s: 3, ttl: .hours(2), seed: seed)
         cfg.chunking = c
         cfg.deviceStore = store
         cfg.device = device

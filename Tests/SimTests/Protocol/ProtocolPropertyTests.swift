@@ -31,7 +31,7 @@ struct RandomRun {
         var rng = Xoshiro256StarStar(seed: seed)
         let devices = rng.int(in: 2...5), n = rng.int(in: 2...5)
         let k = rng.int(in: 1...n), s = rng.int(in: k...n)
-        var c = SystemConfig(devices: devices, servers: n, k: k, s: s, ttl: ttl, variant: variant,
+        var c = try SystemConfig(devices: devices, servers: n, k: k, s: s, ttl: ttl, variant: variant,
                              scheme: rng.chance(0.5) ? .gf256 : .csss257, seed: seed)
         let lateInvite = devices > 2 && rng.chance(0.3)
         if lateInvite { c.initialMembers = devices - 1 }
@@ -155,7 +155,7 @@ struct RandomRun {
 @Suite struct InvitationTests {
     /// `members` picks exactly the start members (owner 0 among them); bad lists are refused.
     @Test func startMembersAreExactlyTheList() throws {
-        var c = SystemConfig(devices: 5, servers: 3, k: 2, s: 3, ttl: .minutes(10))
+        var c = try SystemConfig(devices: 5, servers: 3, k: 2, s: 3, ttl: .minutes(10))
         c.members = [0, 2, 4]
         let system = try GrouperSystem(config: c)
         #expect((0..<5).map { system.isMember(device: $0) } == [true, false, true, false, true])
@@ -173,7 +173,7 @@ struct RandomRun {
     /// A member invited after every share expired still gets every normal message the owner
     /// holds, face to face, and ends with the same objects.
     @Test func lateMemberGetsOwnersMessages() throws {
-        var c = SystemConfig(devices: 3, servers: 3, k: 2, s: 3, ttl: .minutes(10))
+        var c = try SystemConfig(devices: 3, servers: 3, k: 2, s: 3, ttl: .minutes(10))
         c.initialMembers = 2
         let system = try GrouperSystem(config: c)
         system.update(device: 0, objectID: "a", size: 50, at: SimTime.zero + .seconds(Int64(5)))

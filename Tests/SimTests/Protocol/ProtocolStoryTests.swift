@@ -6,7 +6,7 @@ import SimKernel
     /// Thesis Fig 4.4: f(2,4,3), server 3 down: the upload succeeds on three servers and the
     /// receiver rebuilds the message from the shares it can reach.
     @Test func fig44OneServerDownUploadSucceeds() throws {
-        var c = SystemConfig(devices: 2, servers: 4, k: 2, s: 3, ttl: .hours(1))
+        var c = try SystemConfig(devices: 2, servers: 4, k: 2, s: 3, ttl: .hours(1))
         c.confirm = ConfirmPolicy(period: nil, onReconnect: false)
         c.receive = ReceivePolicy(onPush: true, pullPeriod: nil, onReconnect: true)
         let system = try GrouperSystem(config: c)
@@ -27,7 +27,7 @@ import SimKernel
     /// client waits for the request timeout, and the failing last answer wedges its sender.
     @Test func blackholedServerThesisVersusAsBuilt() throws {
         func run(_ v: ProtocolVariant) throws -> GrouperSystem {
-            var c = SystemConfig(devices: 2, servers: 4, k: 2, s: 3, ttl: .hours(1), variant: v)
+            var c = try SystemConfig(devices: 2, servers: 4, k: 2, s: 3, ttl: .hours(1), variant: v)
             c.receive = ReceivePolicy(onPush: true, pullPeriod: .minutes(5), onReconnect: true)
             let system = try GrouperSystem(config: c)
             system.setServerState(.blackhole, server: 2, at: .zero)
@@ -73,7 +73,7 @@ import SimKernel
     /// 250 messages queued while offline leave in requests of at most 100 messages, one job
     /// after another, each put on every server; one push per successful job.
     @Test func atMostOneHundredMessagesPerRequest() throws {
-        var c = SystemConfig(devices: 2, servers: 3, k: 2, s: 2, ttl: .hours(1))
+        var c = try SystemConfig(devices: 2, servers: 3, k: 2, s: 2, ttl: .hours(1))
         c.receive = ReceivePolicy(onPush: true, pullPeriod: nil, onReconnect: true)
         c.confirm = ConfirmPolicy(period: nil, onReconnect: false)
         let system = try GrouperSystem(config: c)
@@ -94,7 +94,7 @@ import SimKernel
     /// Thesis equations 6.1 and 6.3 with F = 0: NU_i = U_i + C uploads; each device rebuilds
     /// every other device's uploads (ND_i = NU − NU_i, since servers never list one's own).
     @Test func countsMatchEquationsWithoutChurn() throws {
-        var c = SystemConfig(devices: 4, servers: 3, k: 2, s: 3, ttl: .hours(1))
+        var c = try SystemConfig(devices: 4, servers: 3, k: 2, s: 3, ttl: .hours(1))
         c.confirm = ConfirmPolicy(period: nil, onReconnect: false)
         let system = try GrouperSystem(config: c)
         let perDevice = [3, 5, 0, 2]
@@ -122,7 +122,7 @@ import SimKernel
     /// the periodic retry sends them once the server is back (same id and sequence), and the
     /// receiver's callback sees them.
     @Test func failedUploadIsRetriedPeriodically() throws {
-        var c = SystemConfig(devices: 2, servers: 3, k: 2, s: 3, ttl: .hours(1))
+        var c = try SystemConfig(devices: 2, servers: 3, k: 2, s: 3, ttl: .hours(1))
         c.unsent = UnsentRetryPolicy(onReconnect: true, period: .minutes(2))
         c.receive = ReceivePolicy(onPush: true, pullPeriod: nil, onReconnect: true)
         let system = try GrouperSystem(config: c)

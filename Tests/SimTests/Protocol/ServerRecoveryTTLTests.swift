@@ -8,7 +8,7 @@ import SimKernel
     /// would serve a share older than TTL + sweep period (a TTL safety violation).
     @Test(arguments: [ServerState.refusing, .blackhole])
     func serverBackUpAfterLongOutageSweepsFirst(_ downState: ServerState) throws {
-        var c = SystemConfig(devices: 2, servers: 3, k: 2, s: 2, ttl: .hours(1))
+        var c = try SystemConfig(devices: 2, servers: 3, k: 2, s: 2, ttl: .hours(1))
         c.receive = ReceivePolicy(onPush: true, pullPeriod: .minutes(10), onReconnect: true)
         let system = try GrouperSystem(config: c)
         system.update(device: 0, objectID: "r1", size: 100, at: SimTime.zero + .seconds(Int64(1)))

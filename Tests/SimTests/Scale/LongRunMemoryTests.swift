@@ -16,7 +16,7 @@ import SimKernel
     static let days = Int64(ProcessInfo.processInfo.environment["GROUPER_LONG_RUN_DAYS"] ?? "") ?? 12
 
     static func system(compact: Bool, days: Int64) throws -> GrouperSystem {
-        var c = SystemConfig(devices: devices, servers: 3, k: 2, s: 3, ttl: .days(1), seed: 3)
+        var c = try SystemConfig(devices: devices, servers: 3, k: 2, s: 3, ttl: .days(1), seed: 3)
         c.receive = ReceivePolicy(onPush: true, pullPeriod: .minutes(30), onReconnect: true)
         c.compactState = compact
         let system = try GrouperSystem(config: c)

@@ -56,7 +56,7 @@ import SimKernel
 
     @Test func trafficCountsEveryRequestTheNetworkCarries() throws {
         func run(overhead: Int) throws -> (traffic: [DeviceTraffic], requests: [Int], responses: [Int]) {
-            var config = SystemConfig(devices: 3, servers: 3, k: 2, s: 3, ttl: .seconds(3600), seed: 3)
+            var config = try SystemConfig(devices: 3, servers: 3, k: 2, s: 3, ttl: .seconds(3600), seed: 3)
             config.network.overheadBytes = overhead
             let system = try GrouperSystem(config: config)
             var requests = [0, 0, 0], responses = [0, 0, 0]

@@ -15,13 +15,21 @@ import GrouperModel
         #expect(throws: ShareThreshold.Violation.self) { try ShareThreshold(k: 3, n: 3, s: 2) }
     }
 
-    /// SystemConfig and the server's group set-up refuse exactly what the rule refuses.
-    @Test func systemConfigAndServerAgreeWithTheRule() {
+    /// A SystemConfig carries one checked f(k, n, s): made from separate numbers, it refuses
+    /// exactly what the rule refuses, naming the field (`servers` for n).
+    @Test func systemConfigAgreesWithTheRule() throws {
         for (k, n, s) in [(1, 1, 1), (2, 3, 3), (3, 3, 2), (0, 2, 2), (2, 3, 4), (2, 256, 3)] {
-            let ok = ShareThreshold.violations(k: k, n: n, s: s).isEmpty
-            var c = SystemConfig(devices: 2, servers: n, k: k, s: s)
-            c.rebuild = .firstK
-            #expect(((try? c.validate()) != nil) == ok, "SystemConfig f(\(k),\(n),\(s))")
+            let violations = ShareThreshold.violations(k: k, n: n, s: s)
+            let field = violations.first.map { $0.parameter == "n" ? "servers" : $0.parameter }
+            switch Result(catching: { () throws(SystemConfigError) in try SystemConfig(devices: 2, servers: n, k: k, s: s) }) {
+            case .success(let c):
+                #expect(violations.isEmpty, "SystemConfig f(\(k),\(n),\(s)) was made")
+                #expect(c.threshold.description == "f(\(k),\(n),\(s))" && c.k == k && c.servers == n && c.s == s)
+                try c.validate()
+            case .failure(let error):
+                #expect(error.field == field, "SystemConfig f(\(k),\(n),\(s)): \(error)")
+            }
         }
+        #expect(SystemConfig().threshold.description == "f(2,3,3)")
     }
 }

@@ -1,0 +1,28 @@
+/// What `DeviceNode.hold` needs of a message — its registry handle and its sender's slot in
+/// `HeldIndex` — remembered for recently held message values, so that the hundred devices
+/// holding the same rebuilt message (one shared value from `DecodedMessageCache`) hash its id
+/// and sender once instead of a hundred times.
+///
+/// Direct-mapped on the identity of the message's storage box. An entry keeps its message
+/// alive, so a box address is never reused while an entry names it; a hit requires the very
+/// same box (hence an equal message), for which `intern` and `slot(of:)` would return the
+/// remembered answers again (both only append). Speed only, single-threaded, one per run.
+final class HeldMemo {
+    private struct Entry {
+        var message: GrouperMessage?
+        var handle: Int32 = -1
+        var slot = -1
+    }
+
+    static let size = 1024
+    private var entries = [Entry](repeating: Entry(), count: size)
+
+    /// `(registry.intern(m), index.slot(of: m.sender))`.
+    func handleAndSlot(_ m: GrouperMessage, registry: MessageRegistry, index: HeldIndex) -> (Int32, Int) {
+        let i = m.storageHash & (Self.size - 1)
+        if let old = entries[i].message, GrouperMessage.sameStorage(old, m) { return (entries[i].handle, entries[i].slot) }
+        let e = Entry(message: m, handle: registry.intern(m), slot: index.slot(of: m.sender))
+        entries[i] = e
+        return (e.handle, e.slot)
+    }
+}
