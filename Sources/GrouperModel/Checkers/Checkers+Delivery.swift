@@ -38,7 +38,7 @@ extension GrouperSystem {
             var missing: [ObjectWrite] = []
             for w in world.writes where w.device != d.index && w.time >= joined
                 && !d.delivery.hasNormal(w.version.sender, w.version.sequence) {
-                let superseded = world.uploadedAt[w.messageID] == nil
+                let superseded = !world.wasUploaded(w.messageID)
                     && (entries[w.objectID].map { $0.version > w.version } ?? false)
                 if !superseded { missing.append(w) }
             }

@@ -14,7 +14,7 @@ extension GrouperSystem {
     /// or, when the final write is a delete, no live object (no entry, or any tombstone: an
     /// older delete looks the same to the user; a missed message is the delivery checker's).
     static func holdsFinal(_ entry: StoredObject?, _ final: ObjectWrite) -> Bool {
-        final.content == nil ? entry?.content == nil : entry?.version == final.version
+        final.storedContent == nil ? entry?.content == nil : entry?.version == final.version
     }
 
     /// Fraction of (member, object) pairs holding the object's final state (`holdsFinal`);

@@ -63,7 +63,7 @@ extension GrouperSystem {
             $0.server.holds(messageID: w.messageID, groupID: world.groupID, visibleTo: node)
         }.count
         if !world.deviceNodes[d].online { return "D\(d) is offline at the end of the run" }
-        guard world.uploadedAt[w.messageID] != nil else {
+        guard world.wasUploaded(w.messageID) else {
             let sender = world.deviceNodes[w.device]
             return "never stored on ≥ s servers; still queued on D\(w.device)"
                 + (sender.online ? "" : ", which is offline") + (sender.wedged ? ", whose sender is wedged" : "")
@@ -89,8 +89,8 @@ extension GrouperSystem {
             let entries = d.store.entries
             for id in entries.keys.sorted() {
                 let e = entries[id]!
-                guard let wi = world.writeByVersion[e.version], world.writes[wi].objectID == id,
-                      world.writes[wi].content == e.content else {
+                guard let wi = world.writeIndex(of: e.version), world.writes[wi].objectID == id,
+                      world.writes[wi].hasContent(e.content) else {
                     out.append(CheckFinding(checker: .noPhantom, kind: .safety,
                                             message: "D\(d.index) holds \(id) at version \(e.version), "
                                                 + "which no device wrote with that content", messageIDs: []))

@@ -49,7 +49,7 @@ extension DeviceNode {
     /// Looks up my normal messages in `range` and asks every server which are gone.
     func answerResend(requester: String, range: ClosedRange<Int>, _ ctx: some DeviceContext) {
         guard range.lowerBound <= sent.count else { return }
-        let items = Array(sent[(range.lowerBound - 1)..<min(range.upperBound, sent.count)])
+        let items = sentItems((range.lowerBound - 1)..<min(range.upperBound, sent.count))
         let id = nextTaskID
         nextTaskID += 1
         resendTasks[id] = ResendTask(id: id, requester: requester, items: items,

@@ -86,6 +86,7 @@ extension DeviceNode {
         guard var r = round else { return }
         r.networkTime = ctx.now - r.start
         let (messages, work, decodedBytes) = rebuildReady(ctx)
+        trimRoundBuffers()
         r.rebuilt = messages.count
         let (handled, storeWrites) = handleAll(order(messages), ctx)
         r.handled = handled

@@ -67,9 +67,9 @@ extension DeviceNode {
 
     /// Holds, remembers and queues one of my normal messages for upload.
     func enqueueNormal(_ m: GrouperMessage, _ ctx: some DeviceContext) {
-        hold(m)
+        let handle = hold(m)
         let item = OutboxItem(message: m, splitSeed: rng.next(), shareReceiver: nil, isReupload: false)
-        sent.append(item)
+        sent.append(SentRecord(handle: handle, splitSeed: item.splitSeed))
         ctx.log("create \(m.type.rawValue)#\(m.sequence) \(m.objectID)")
         outbox.append(item)
     }

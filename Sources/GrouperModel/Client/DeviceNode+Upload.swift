@@ -140,7 +140,7 @@ extension DeviceNode {
                 let m = item.message
                 ctx.count(.messagesUploaded, type: m.type)
                 if item.isReupload { ctx.count(.reUploads, type: m.type) }
-                if world.uploadedAt[m.messageID] == nil { world.uploadedAt[m.messageID] = ctx.now }
+                world.markUploaded(m.messageID)
             }
             ctx.log("upload \(j.items.map { label($0.message) }.joined(separator: ",")) to \(to)")
             if let first = j.okServers.min() {

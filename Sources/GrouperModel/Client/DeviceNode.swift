@@ -50,8 +50,8 @@ final class DeviceNode: SimComponent {
 
     // Sender.
     var sequence = 0
-    /// My normal messages, index = sequence − 1, with their polynomial seeds.
-    var sent: [OutboxItem] = []
+    /// My normal messages, index = sequence − 1, with their polynomial seeds (`SentRecord`).
+    var sent: [SentRecord] = []
     var outbox: [OutboxItem] = []
     var unsent: [OutboxItem] = []
     var job: UploadJob?

@@ -130,12 +130,17 @@ final class HeldIndex {
 }
 
 extension DeviceNode {
-    /// Holds a normal message for later invitees (one shared copy per run: `MessageRegistry`).
-    func hold(_ m: GrouperMessage) {
+    /// Holds a normal message for later invitees (one shared copy per run: `MessageRegistry`);
+    /// returns its handle there.
+    @discardableResult
+    func hold(_ m: GrouperMessage) -> Int32 {
         guard config.compactState else {
-            return held.set(sender: m.sender, sequence: m.sequence, handle: world.registry.intern(m), index: world.heldIndex)
+            let handle = world.registry.intern(m)
+            held.set(sender: m.sender, sequence: m.sequence, handle: handle, index: world.heldIndex)
+            return handle
         }
         let (handle, slot) = world.heldMemo.handleAndSlot(m, registry: world.registry, index: world.heldIndex)
         held.set(slot: slot, sequence: m.sequence, handle: handle, index: world.heldIndex)
+        return handle
     }
 }

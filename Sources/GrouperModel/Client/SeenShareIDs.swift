@@ -1,10 +1,11 @@
-/// The share ids a device has downloaded from one server, as a sorted array.
+/// The share ids a device has downloaded from one server, as sorted runs of consecutive ids.
 ///
 /// Servers number shares with ever-increasing ids and list them in id order, and which
 /// shares a user may see is fixed when a share is stored. So once a list's smallest id is
 /// m, no later list holds an id below m: `unseen(in:)` forgets those ids, keeping the
-/// array about as long as the server's list. Membership is a merge walk: O(list + kept),
-/// no hashing.
+/// ids about as many as the server's list. Membership is a merge walk: O(list + runs), no
+/// hashing. Consecutive ids are kept as one run (a plain set of the same ids, 16 bytes per
+/// run instead of 8 per id: most ids a member downloads are consecutive).
 ///
 /// Compact mode (`SystemConfig.compactState`) adds a shortcut for lists that are the server's
 /// whole list for the user (`ShareIDList.generation` set). A full walk of such a list also
@@ -14,42 +15,48 @@
 /// still all in it; if as many listed ids are ≤ the largest kept id as there are kept ids,
 /// they are exactly the kept ids and the unseen ids are the list's tail: O(log list + new).
 struct SeenShareIDs: Sendable {
-    /// The kept ids are `store[head...]` (forgetting a front costs O(1), compacted lazily).
-    private var store: [Int] = []
+    /// The kept ids as maximal runs of consecutive ids, ascending: `runs[head...]` (forgetting
+    /// a front costs O(1), compacted lazily). A server numbers all its shares consecutively and
+    /// a member sees nearly all of them, so a few runs hold thousands of ids.
+    private var runs: [IDRun] = []
     private var head = 0
+    private(set) var count = 0
     /// Generation of the list the kept ids were last checked against (nil: never).
     private var checked: UInt64?
 
     /// The kept ids, ascending.
-    var ids: [Int] { Array(store[head...]) }
-    var count: Int { store.count - head }
+    var ids: [Int] { runs[head...].flatMap { Array($0.lo...$0.hi) } }
     /// Bytes of storage, dead front and spare capacity included (`RetainedState`).
-    var capacityBytes: Int { store.capacity * 8 }
+    var capacityBytes: Int { runs.capacity * MemoryLayout<IDRun>.stride }
+    /// Runs kept now (for tests).
+    var runCount: Int { runs.count - head }
 
     /// The ids of `listed` (ascending) not downloaded yet, in order; forgets seen ids below
     /// `listed.first` (all of them when the list is empty).
     mutating func unseen(in listed: ShareIDList, compact: Bool = false) -> [Int] {
         let exact = compact && listed.generation != nil  // the server's whole list for this user
         guard let first = listed.first else {
-            store.removeAll(keepingCapacity: true)
+            runs.removeAll(keepingCapacity: true)
             head = 0
+            count = 0
             checked = exact ? listed.generation : nil
             return []
         }
         dropFront(below: first)
         if exact, let c = checked, catchUp(from: c, to: listed) {
-            let tail = store.last.map { listed.upperBound($0) } ?? 0
-            if tail == count { return listed.ids(from: tail) }
+            guard let last = runs.last, count > 0 else { return Array(listed) }
+            if listed.upperBound(last.hi) == count { return listed.ids(after: last.hi) }
         }
-        var out: [Int] = [], kept: [Int] = []
-        var s = head
+        var out: [Int] = [], kept = SeenShareIDs()
+        var r = head
         for id in listed {
-            while s < store.count && store[s] < id { s += 1 }
-            if s < store.count && store[s] == id { s += 1; if exact { kept.append(id) } } else { out.append(id) }
+            while r < runs.count && runs[r].hi < id { r += 1 }
+            if r < runs.count && runs[r].lo <= id { if exact { kept.append(id) } } else { out.append(id) }
         }
         if exact {
-            store = kept
+            runs = kept.runs
             head = 0
+            count = kept.count
         }
         checked = exact ? listed.generation : nil
         return out
@@ -67,45 +74,82 @@ struct SeenShareIDs: Sendable {
         return true
     }
 
+    /// Forgets the ids below `first`.
     private mutating func dropFront(below first: Int) {
-        head = lowerBound(first, gallopFrom: head)
-        if head >= 64 && head * 2 >= store.count {
-            store.removeFirst(head)
+        let r = firstRun(endingAtOrAfter: first, gallopFrom: head)
+        for i in head..<r { count -= runs[i].count }
+        head = r
+        if head < runs.count && runs[head].lo < first {
+            count -= first - runs[head].lo
+            runs[head].lo = first
+        }
+        if head >= 64 && head * 2 >= runs.count {
+            runs.removeFirst(head)
             head = 0
+        }
+    }
+
+    /// Appends an id larger than all kept ones.
+    private mutating func append(_ id: Int) {
+        count += 1
+        if head < runs.count && runs[runs.count - 1].hi == id - 1 {
+            runs[runs.count - 1].hi = id
+        } else {
+            runs.append(IDRun(lo: id, hi: id), liveFrom: &head)
         }
     }
 
     /// Records a downloaded id (usually larger than all before it: O(1)).
     mutating func insert(_ id: Int) {
-        if let last = store.last, count > 0, last >= id {
-            let i = lowerBound(id)
-            if i < store.count && store[i] == id { return }
-            store.insert(id, at: i)
-        } else {
-            store.append(id, liveFrom: &head)
+        guard head < runs.count, runs[runs.count - 1].hi >= id else { append(id); return }
+        let r = firstRun(endingAtOrAfter: id)
+        if runs[r].lo <= id { return }
+        count += 1
+        let joinsBefore = r > head && runs[r - 1].hi == id - 1, joinsAfter = runs[r].lo == id + 1
+        switch (joinsBefore, joinsAfter) {
+        case (true, true): runs[r - 1].hi = runs[r].hi; runs.remove(at: r)
+        case (true, false): runs[r - 1].hi = id
+        case (false, true): runs[r].lo = id
+        case (false, false): runs.insert(IDRun(lo: id, hi: id), at: r)
         }
     }
 
     /// Forgets an id, so the next list fetches that share again.
     mutating func remove(_ id: Int) {
-        let i = lowerBound(id)
-        if i < store.count && store[i] == id { store.remove(at: i) }
+        let r = firstRun(endingAtOrAfter: id)
+        guard r < runs.count && runs[r].lo <= id else { return }
+        count -= 1
+        let run = runs[r]
+        switch (run.lo == id, run.hi == id) {
+        case (true, true): runs.remove(at: r)
+        case (true, false): runs[r].lo = id + 1
+        case (false, true): runs[r].hi = id - 1
+        case (false, false):
+            runs[r].hi = id - 1
+            runs.insert(IDRun(lo: id + 1, hi: run.hi), at: r + 1)
+        }
     }
 
-    /// First index (≥ head) whose id is ≥ `id`. With `gallopFrom` (≤ the answer) the search
-    /// starts there with doubling steps, so an answer near it (a list whose front barely moved
-    /// since the last round) costs a few probes instead of a binary search of the whole array.
-    private func lowerBound(_ id: Int, gallopFrom start: Int? = nil) -> Int {
-        var lo = start ?? head, hi = store.count
+    /// First run index (≥ head) whose last id is ≥ `id`. With `gallopFrom` (≤ the answer) the
+    /// search starts there with doubling steps, so an answer near it (a list whose front barely
+    /// moved since the last round) costs a few probes instead of a binary search.
+    private func firstRun(endingAtOrAfter id: Int, gallopFrom start: Int? = nil) -> Int {
+        var lo = start ?? head, hi = runs.count
         if start != nil {
             var step = 1
-            while lo + step <= store.count && store[lo + step - 1] < id { lo += step; step *= 2 }
-            hi = min(lo + step, store.count)
+            while lo + step <= runs.count && runs[lo + step - 1].hi < id { lo += step; step *= 2 }
+            hi = min(lo + step, runs.count)
         }
         while lo < hi {
             let mid = (lo + hi) / 2
-            if store[mid] < id { lo = mid + 1 } else { hi = mid }
+            if runs[mid].hi < id { lo = mid + 1 } else { hi = mid }
         }
         return lo
     }
+}
+
+/// The ids lo...hi.
+struct IDRun: Sendable, Equatable {
+    var lo: Int, hi: Int
+    var count: Int { hi - lo + 1 }
 }

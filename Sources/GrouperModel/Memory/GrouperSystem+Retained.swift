@@ -32,10 +32,9 @@ extension GrouperSystem {
         r.working = workingBytes
         r.perMessage = world.registry.retainedBytes + world.heldIndex.retainedBytes
             + world.writes.capacity * MemoryLayout<ObjectWrite>.stride
-            + world.writeByVersion.capacity * (MemoryLayout<ObjectVersion>.stride + 8)
-            + world.uploadedAt.capacity * (MemoryLayout<String>.stride + 8)
+            + world.writesBySender.values.reduce(0) { $0 + $1.capacity * 4 + 64 } + world.uploaded.retainedBytes
         for d in world.deviceNodes {
-            r.perMessage += d.sent.capacity * MemoryLayout<OutboxItem>.stride
+            r.perMessage += d.sent.capacity * MemoryLayout<SentRecord>.stride
             r.perDelivery += d.held.retainedBytes + d.rebuilt.retainedBytes + d.delivery.seenControlNumbers.retainedBytes
                 + d.delivery.seenControl.capacity * MemoryLayout<String>.stride
                 + d.delivery.seenControl.reduce(0) { $0 + RetainedState.stringBytes($1) }
@@ -47,7 +46,7 @@ extension GrouperSystem {
         var b = 0
         for n in world.serverNodes {
             b += n.server.shares.reduce(0) { $0 + MemoryLayout<ShareEntity>.stride + $1.share.capacity }
-            b += n.server.userLists.reduce(0) { $0 + ($1.map { $0.ids.capacity * 8 } ?? 0) }
+            b += n.server.keptListBytes
         }
         for d in world.deviceNodes {
             b += d.seenShareIDs.reduce(0) { $0 + $1.capacityBytes }

@@ -82,10 +82,11 @@ extension UntrustedServer {
     public mutating func dropAllShares() {
         shares.removeAll()
         shareIDByMessage.removeAll()
-        for u in userLists.indices where userLists[u] != nil {
-            userLists[u]!.ids.removeAll()
-            userLists[u]!.head = 0
+        for g in groupLists.indices where groupLists[g] != nil {
+            groupLists[g]!.ids.removeAll()
+            groupLists[g]!.head = 0
         }
+        for u in hiddenLists.indices where hiddenLists[u] != nil { hiddenLists[u] = HiddenShareIDs() }
     }
 
     /// Oldest stored share's save time, if any: the first share while save times ascend.

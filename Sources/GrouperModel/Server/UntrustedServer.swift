@@ -19,11 +19,13 @@ public struct UntrustedServer: Sendable {
     var shareIDByMessage: [ShareKey: Int] = [:]
     var nextShareID = 1
     var rng: Xoshiro256StarStar
-    /// Keep each user's visible ids up to date (`UntrustedServer+Lists.swift`); off, every
+    /// Keep each group's ids and each user's hidden ids up to date (`UntrustedServer+Lists.swift`); off, every
     /// list is a pass over the shares (the uncompacted switch, `SystemConfig.compactState`).
     public var incrementalLists = true
-    /// Per user index: kept visible ids, built on the user's first list.
-    var userLists: [UserShareList?] = []
+    /// Per group index: its kept share ids, built on a member's first list.
+    var groupLists: [GroupShareList?] = []
+    /// Per user index: the ids of its group's list it may not see, built on its first list.
+    var hiddenLists: [HiddenShareIDs?] = []
     /// Every share was stored no earlier than the one before it (puts store at `now`), so
     /// the first share is the oldest.
     var saveTimesAscend = true

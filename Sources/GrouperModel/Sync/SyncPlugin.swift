@@ -44,6 +44,11 @@ public struct NewestVersionWinsStore: SyncPlugin {
     public init() {}
 
     public func marshall(objectID: String, size: Int, updater: String, time: Int64) -> String {
+        Self.marshalled(objectID: objectID, size: size, updater: updater, time: time)
+    }
+
+    /// The content `marshall` writes (`MarshalledContent` matches and rebuilds it).
+    static func marshalled(objectID: String, size: Int, updater: String, time: Int64) -> String {
         // Deterministic filler so the size is exact and the content is tied to its write.
         // Built from bytes: `String(repeating:count:)` appends one character at a time.
         let filler = String(decoding: [UInt8](repeating: UInt8(ascii: "x"), count: max(0, size)), as: UTF8.self)

@@ -5,7 +5,7 @@
 /// not on wall time or RSS.
 public struct LiveState: Equatable, Sendable {
     public var sharesOnServers = 0
-    /// Ids in the servers' kept per-user lists.
+    /// Ids in the servers' kept lists (per group, and each user's hidden ids).
     public var listedIDs = 0
     /// Share ids the receivers remember per server.
     public var seenIDs = 0
@@ -29,7 +29,7 @@ extension GrouperSystem {
         var s = LiveState()
         for n in world.serverNodes {
             s.sharesOnServers += n.server.shares.count
-            s.listedIDs += n.server.userLists.reduce(0) { $0 + ($1.map { $0.ids.count - $0.head } ?? 0) }
+            s.listedIDs += n.server.keptListIDs
         }
         for d in world.deviceNodes {
             s.seenIDs += d.seenShareIDs.reduce(0) { $0 + $1.count }

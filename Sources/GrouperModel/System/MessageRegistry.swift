@@ -7,6 +7,11 @@
 /// stores this one. Two different messages under one id (a tampered or garbled rebuild) get
 /// different handles, so a holder always reads back exactly the message it stored.
 ///
+/// Messages are stored compactly (`MessageRecords`): an update's content that is exactly what
+/// the store marshalls from the update's own fields (nearly all of them) as its filler size,
+/// rebuilt on read (`MarshalledContent`), so the registry keeps no copy of the ~400-byte
+/// payloads; the fields a sender repeats once per run. Reads give back the same message.
+///
 /// Id numbers (`idNumber(_:)`) are dense from 0 in first-seen order: devices keep their
 /// rebuilt-message sets as bitsets over them. Lookups hash the id string; nothing iterates a
 /// dictionary. Single-threaded, one per run.
@@ -14,7 +19,8 @@ final class MessageRegistry {
     private var numberByID: [String: Int32] = [:]
     /// First message handle stored under each id number (−1: none yet).
     private var firstHandle: [Int32] = []
-    private var messages: [GrouperMessage] = []
+    /// Stored messages, by handle.
+    private var messages = MessageRecords()
     /// Next handle with the same id (−1: none): rare, only for differing messages under one id.
     private var nextSameID: [Int32] = []
 
@@ -32,12 +38,15 @@ final class MessageRegistry {
         return n
     }
 
+    /// The number of `id` if it has one (assigns none).
+    func knownNumber(_ id: String) -> Int32? { numberByID[id] }
+
     /// The handle of a stored message equal to `m`, storing `m` if there is none.
     func intern(_ m: GrouperMessage) -> Int32 {
         let n = Int(idNumber(m.messageID))
         var h = firstHandle[n], last: Int32 = -1
         while h >= 0 {
-            if messages[Int(h)] == m { return h }
+            if messages.holds(Int(h), m) { return h }
             last = h
             h = nextSameID[Int(h)]
         }
@@ -53,8 +62,7 @@ final class MessageRegistry {
     /// Estimated bytes kept (for `RetainedState`): the message values and their own string
     /// storage, the handle chains and the id table.
     var retainedBytes: Int {
-        messages.capacity * MemoryLayout<GrouperMessage>.stride + messages.count * GrouperMessage.boxBytes
-            + messages.reduce(0) { $0 + RetainedState.stringBytes($1.content) + RetainedState.stringBytes($1.messageID) }
+        messages.retainedBytes
             + (firstHandle.capacity + nextSameID.capacity) * 4
             + numberByID.capacity * (MemoryLayout<String>.stride + 4) + numberByID.count * 48
     }

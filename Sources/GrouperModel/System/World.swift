@@ -6,9 +6,27 @@ public struct ObjectWrite: Equatable, Sendable {
     public var messageID: String
     public var objectID: String
     public var version: ObjectVersion
+    /// The content, compact when it is what the store marshalls for this write (`MarshalledContent`);
     /// nil for a delete.
-    public var content: String?
+    var storedContent: MarshalledContent?
     public var time: SimTime
+
+    /// nil for a delete.
+    public var content: String? {
+        storedContent?.content(objectID: objectID, updater: version.sender, time: version.time)
+    }
+
+    public init(device: Int, messageID: String, objectID: String, version: ObjectVersion, content: String?, time: SimTime) {
+        self.device = device; self.messageID = messageID; self.objectID = objectID; self.version = version
+        self.storedContent = content.map { MarshalledContent($0, objectID: objectID, updater: version.sender, time: version.time) }
+        self.time = time
+    }
+
+    /// Whether this write's content is `content` (nil: a delete), without rebuilding it.
+    func hasContent(_ content: String?) -> Bool {
+        guard let stored = storedContent, let content else { return storedContent == nil && content == nil }
+        return stored.matches(content, objectID: objectID, updater: version.sender, time: version.time)
+    }
 }
 
 /// State shared by the components of one run: configuration, links, ids, counters, logs.
@@ -44,13 +62,14 @@ final class World {
     var keepTimings = true
     var timingStats = TimingStats()
     var writes: [ObjectWrite] = []
-    var writeByVersion: [ObjectVersion: Int] = [:]
+    /// Per sender node: the indices in `writes` of its writes, in order (`writeIndex(of:)`).
+    var writesBySender: [String: [Int32]] = [:]
     /// Costed bytes of chunk messages (`ChunkingConfig`) by message id; empty without chunking.
     var costedBytes: [String: Int] = [:]
     /// Safety findings of the TTL checker (shares served or stored past TTL + sweep period).
     var ttlViolations: [String] = []
-    /// First time each message id was stored on ≥ s servers.
-    var uploadedAt: [String: SimTime] = [:]
+    /// The message ids stored on ≥ s servers at some time, as bits over the registry's id numbers.
+    var uploaded = IDBitset()
     /// Servers (each once, in the order they lost it) that lost a message's shares in a data-losing restart.
     var restartLosses: [String: [Int]] = [:]
     /// Devices the owner was asked to invite (after the initial members), with the time asked.
@@ -125,8 +144,27 @@ final class World {
     }
 
     func recordWrite(_ w: ObjectWrite) {
-        writeByVersion[w.version] = writes.count
+        writesBySender[w.version.sender, default: []].append(Int32(writes.count))
         writes.append(w)
     }
+
+    /// The index in `writes` of the write of version `v` (a sender's sequence numbers are
+    /// unique, so at most one), if `recordWrite` recorded one.
+    func writeIndex(of v: ObjectVersion) -> Int? {
+        guard let mine = writesBySender[v.sender] else { return nil }
+        var lo = 0, hi = mine.count   // a sender's sequences grow with its writes
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if writes[Int(mine[mid])].version.sequence < v.sequence { lo = mid + 1 } else { hi = mid }
+        }
+        guard lo < mine.count, writes[Int(mine[lo])].version == v else { return nil }
+        return Int(mine[lo])
+    }
+
+    /// Records that message `id` is stored on ≥ s servers.
+    func markUploaded(_ id: String) { uploaded.insert(registry.idNumber(id)) }
+
+    /// Whether message `id` was ever stored on ≥ s servers.
+    func wasUploaded(_ id: String) -> Bool { registry.knownNumber(id).map(uploaded.contains) ?? false }
 }
 

@@ -5,34 +5,43 @@ import SimKernel
 /// `SeenShareIDs` answers exactly as a plain set of every downloaded id would, on the lists a
 /// server can produce: ids ever-increasing, visibility fixed at store time, deletions from the
 /// front (TTL sweeps) and anywhere (re-puts, restarts). The server side is a real
-/// `UserShareList`, so the compact shortcut sees the generations a server would send.
+/// `GroupShareList` with the member's `HiddenShareIDs` (a multicast of its own, unicasts to
+/// others), so the compact shortcut sees the lists and generations a server would send.
 @Test(arguments: [false, true])
 func seenShareIDsMatchAPlainSetOnServerLikeLists(compact: Bool) {
     var rng = Xoshiro256StarStar(seed: 77)
     for _ in 0..<200 {
         var stored: [(id: Int, visible: Bool)] = []
-        var list = UserShareList()
+        var group = GroupShareList(), hidden = HiddenShareIDs()
         var nextID = 1
         var fast = SeenShareIDs(), reference = Set<Int>()
         for _ in 0..<60 {
             for _ in 0..<rng.int(in: 0...6) {
                 let visible = rng.chance(0.7)
                 stored.append((nextID, visible))
-                if visible { list.ids.append(nextID) }
+                group.append(nextID)
+                if !visible { hidden.append(nextID) }
                 nextID += 1
             }
             let sweep = rng.int(in: 0...2)                                  // TTL sweep: the oldest
-            for e in stored.prefix(sweep) where e.visible { list.remove(e.id) }
+            for e in stored.prefix(sweep) { group.remove(e.id); if !e.visible { hidden.remove(e.id) } }
             stored.removeFirst(min(sweep, stored.count))
             for e in stored where rng.chance(0.03) {                        // re-puts: anywhere
-                if e.visible { list.remove(e.id) }
+                group.remove(e.id)
+                if !e.visible { hidden.remove(e.id) }
                 stored.removeAll { $0.id == e.id }
             }
-            if rng.chance(0.02) { stored.removeAll(); list.ids.removeAll(); list.head = 0 }  // restart
+            if rng.chance(0.02) { stored.removeAll(); group.ids.removeAll(); group.head = 0; hidden = HiddenShareIDs() }  // restart
+            let list = group.list(hiding: hidden)
             let listed = stored.filter(\.visible).map(\.id)
-            #expect(Array(list.list) == listed)
+            #expect(Array(list) == listed && list.count == listed.count && list.indices.map { list[$0] } == listed)
+            if let x = listed.randomElement(using: &rng) {
+                let i = list.upperBound(x)
+                #expect(i == listed.filter { $0 <= x }.count && list.ids(after: x) == Array(listed[i...]))
+                #expect(list.ids(after: x - 1) == listed.filter { $0 >= x } && list.upperBound(x - 1) == i - 1)
+            }
             let expected = listed.filter { !reference.contains($0) }
-            #expect(fast.unseen(in: list.list, compact: compact) == expected)
+            #expect(fast.unseen(in: list, compact: compact) == expected)
             // Download some of them (a get may miss shares deleted in between), or forget some.
             for id in expected where rng.chance(0.8) { fast.insert(id); reference.insert(id) }
             if rng.chance(0.1), let id = listed.randomElement(using: &rng) { fast.remove(id); reference.remove(id) }

@@ -77,9 +77,10 @@ import SimKernel
         #expect(!bounded, "the plain bookkeeping should fail the retained-state bound: \(why)")
     }
 
-    /// At most this many bytes per message id of the run (one shared copy of the message, the
-    /// sender's record of it, the checkers' write) and per (device, message id) (bits).
-    static let perMessageMax = 2_048, perDeviceMessageMax = 1.0
+    /// At most this many bytes per message id of the run (one shared compact record of the
+    /// message, the sender's handle of it, the checkers' write) and per (device, message id)
+    /// (bits). Measured: about 430 B per id (1,158 B before the compact records) and 0.43 B.
+    static let perMessageMax = 768, perDeviceMessageMax = 1.0
 
     /// Whether the whole retained state (`RetainedState`: bytes as allocated, capacities
     /// included) is bounded after warm-up: its working part stays within 1.5× of its lowest

@@ -1,0 +1,88 @@
+/// An update's content kept compactly: almost every update carries exactly what
+/// `NewestVersionWinsStore.marshall` writes for the update's own object id, sender and send
+/// time, which is determined by those fields and the filler's size. Such a content is kept as
+/// that size (4 bytes) and rebuilt on read; anything else (another store's format, a garbled
+/// or tampered rebuild) is kept verbatim. Reading back always gives the same string.
+enum MarshalledContent: Sendable, Equatable {
+    case verbatim(String)
+    case filler(Int32)
+
+    /// The compact form of `content` for an object `objectID` written by `updater` at `time`.
+    init(_ content: String, objectID: String, updater: String, time: Int64) {
+        if let n = Self.fillerSize(of: content, objectID: objectID, updater: updater, time: time) {
+            self = .filler(n)
+        } else {
+            self = .verbatim(content)
+        }
+    }
+
+    /// The content string.
+    func content(objectID: String, updater: String, time: Int64) -> String {
+        switch self {
+        case .verbatim(let s): return s
+        case .filler(let n): return NewestVersionWinsStore.marshalled(objectID: objectID, size: Int(n), updater: updater, time: time)
+        }
+    }
+
+    /// Whether `content` equals (as strings: canonical equivalence) what this form reads back
+    /// as; a string is built only when the bytes differ.
+    func matches(_ content: String, objectID: String, updater: String, time: Int64) -> Bool {
+        switch self {
+        case .verbatim(let s): return s == content
+        case .filler(let n):
+            return Self.fillerSize(of: content, objectID: objectID, updater: updater, time: time) == n
+                || self.content(objectID: objectID, updater: updater, time: time) == content
+        }
+    }
+
+    /// Heap bytes of a verbatim string (for `RetainedState`).
+    var retainedBytes: Int {
+        if case .verbatim(let s) = self { return RetainedState.stringBytes(s) }
+        return 0
+    }
+
+    /// n if `content` equals `marshalled(objectID:size: n, updater:time:)`, else nil: a walk
+    /// over its bytes against the format's pieces.
+    static func fillerSize(of content: String, objectID: String, updater: String, time: Int64) -> Int32? {
+        var c = content
+        return c.withUTF8 { bytes -> Int32? in
+            var scan = ByteScan(bytes: bytes)
+            guard scan.take(#"{"id":""#), scan.take(objectID), scan.take(#"","payload":""#) else { return nil }
+            let n = scan.skip(UInt8(ascii: "x"))
+            guard n <= Int(Int32.max), scan.take(#"","update_at":"#), scan.take(String(time)),
+                  scan.take(#","updater":""#), scan.take(updater), scan.take(#""}"#), scan.atEnd else { return nil }
+            return Int32(n)
+        }
+    }
+}
+
+/// A cursor over UTF-8 bytes that matches pieces in order.
+private struct ByteScan {
+    let bytes: UnsafeBufferPointer<UInt8>
+    var i = 0
+
+    var atEnd: Bool { i == bytes.count }
+
+    mutating func take(_ piece: StaticString) -> Bool {
+        piece.withUTF8Buffer { take($0) }
+    }
+
+    mutating func take(_ piece: String) -> Bool {
+        var p = piece
+        return p.withUTF8 { take($0) }
+    }
+
+    mutating func take(_ p: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard p.count <= bytes.count - i else { return false }
+        for k in 0..<p.count where bytes[i + k] != p[k] { return false }
+        i += p.count
+        return true
+    }
+
+    /// Skips a run of `byte`; returns its length.
+    mutating func skip(_ byte: UInt8) -> Int {
+        let start = i
+        while i < bytes.count && bytes[i] == byte { i += 1 }
+        return i - start
+    }
+}

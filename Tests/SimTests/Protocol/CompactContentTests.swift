@@ -1,0 +1,86 @@
+import Testing
+import SimKernel
+@testable import GrouperModel
+
+/// Update contents kept as their filler size (`MarshalledContent`) in the message registry
+/// and the checkers' writes read back exactly as stored, and any other content (garbled,
+/// another format) is kept verbatim: the compact form changes no value anyone reads.
+@Suite struct CompactContentTests {
+    static func canonical(_ rng: inout Xoshiro256StarStar) -> (content: String, objectID: String, updater: String, time: Int64) {
+        let objectID = "o\(rng.int(in: 0...99))", updater = "node-\(rng.int(in: 0...9))-\(rng.int(in: 0...99_999))"
+        let time = Int64(rng.int(in: -5...200_000))
+        return (NewestVersionWinsStore().marshall(objectID: objectID, size: rng.int(in: -2...700), updater: updater, time: time),
+                objectID, updater, time)
+    }
+
+    /// One byte changed, removed or added somewhere, or the content of other fields.
+    static func garbled(_ s: String, _ rng: inout Xoshiro256StarStar) -> String {
+        var b = Array(s.utf8)
+        let i = rng.int(in: 0...(b.count - 1))
+        switch rng.int(in: 0...2) {
+        case 0: b[i] = b[i] == UInt8(ascii: "x") ? UInt8(ascii: "y") : UInt8(ascii: "x")
+        case 1: b.remove(at: i)
+        default: b.insert(UInt8(ascii: "x"), at: i)
+        }
+        return String(decoding: b, as: UTF8.self)
+    }
+
+    @Test func marshalledContentReadsBackAndMatchesLikeStringEquality() {
+        var rng = Xoshiro256StarStar(seed: 41)
+        for _ in 0..<2_000 {
+            let (c, o, u, t) = Self.canonical(&rng)
+            let form = MarshalledContent(c, objectID: o, updater: u, time: t)
+            guard case .filler = form else { Issue.record("canonical content kept verbatim: \(c)"); continue }
+            #expect(form.content(objectID: o, updater: u, time: t) == c)
+            let other = rng.chance(0.5) ? Self.garbled(c, &rng) : Self.canonical(&rng).content
+            #expect(form.matches(other, objectID: o, updater: u, time: t) == (other == c))
+            #expect(form.matches(c, objectID: o, updater: u, time: t))
+            // Garbled content, or a canonical one under other fields, stays verbatim or reads back the same.
+            let g = MarshalledContent(other, objectID: o, updater: u, time: t)
+            #expect(g.content(objectID: o, updater: u, time: t) == other)
+            #expect(MarshalledContent(c, objectID: o, updater: u, time: t + 1) == .verbatim(c))
+        }
+    }
+
+    /// The registry against a plain list of distinct messages: same handles for equal messages,
+    /// a new one for each different message (garbled contents under a known id included), and
+    /// every handle reads back the message stored under it.
+    @Test func registryReadsBackWhatAPlainListStores() {
+        var rng = Xoshiro256StarStar(seed: 42)
+        let registry = MessageRegistry()
+        var plain: [GrouperMessage] = []
+        var made: [GrouperMessage] = []
+        for i in 0..<3_000 {
+            var m: GrouperMessage
+            if !made.isEmpty && rng.chance(0.4) {
+                m = made[rng.int(in: 0...(made.count - 1))]
+                if rng.chance(0.2) { m.content = Self.garbled(m.content, &rng) }
+                if rng.chance(0.05) { m.name = "renamed" }
+            } else {
+                let (c, o, u, t) = Self.canonical(&rng)
+                let type: MessageType = [.update, .update, .update, .delete, .confirm][rng.int(in: 0...4)]
+                m = GrouperMessage(type: type, content: type == .update ? c : "\(i)", sequence: i + 1, objectClass: "Record",
+                                   objectID: o, receiver: "*", sender: u, email: "", name: "D", sendTime: t,
+                                   messageID: "m\(rng.int(in: 0...2_000))")
+                made.append(m)
+            }
+            let h = registry.intern(m)
+            let p = plain.firstIndex(of: m) ?? { plain.append(m); return plain.count - 1 }()
+            #expect(Int(h) == p && registry[h] == m, "message \(i)")
+        }
+        #expect(registry.messageCount == plain.count)
+        #expect(plain.indices.allSatisfy { registry[Int32($0)] == plain[$0] })
+    }
+
+    @Test func writesKeepTheirContent() {
+        var rng = Xoshiro256StarStar(seed: 43)
+        for _ in 0..<500 {
+            let (c, o, u, t) = Self.canonical(&rng)
+            let content: String? = [c, Self.garbled(c, &rng), nil][rng.int(in: 0...2)]
+            let w = ObjectWrite(device: 1, messageID: "m", objectID: o, version: ObjectVersion(time: t, sender: u, sequence: 3),
+                                content: content, time: .zero)
+            #expect(w.content == content)
+            #expect(w.hasContent(content) && w.hasContent(c) == (content == c) && w.hasContent(nil) == (content == nil))
+        }
+    }
+}
