@@ -6,7 +6,9 @@ import GrouperModel
 /// The mean needs only a running sum and count. The nearest-rank quantiles need every sample
 /// (a bounded sketch would change the committed p50/p95/max), so the samples are kept only
 /// when the run reports one of them (`keepsSamples`): 8 bytes per delivered update, the one
-/// record of a run that grows with deliveries rather than messages.
+/// record of a run that grows with deliveries rather than messages. A run that reports no
+/// `delivery_latency*` metric records nothing (`isRecording` false): no per-message write
+/// times, no observer on the devices.
 final class LatencyRecorder {
     var since = SimTime.zero
     private var writtenAt: [String: SimTime] = [:]
@@ -21,12 +23,20 @@ final class LatencyRecorder {
 
     static let quantileMetrics: Set<String> = ["delivery_latency_p50", "delivery_latency_p95", "delivery_latency_max"]
 
-    /// `keepsSamples` false: the quantile metrics are NaN (for runs that do not report them).
-    init(keepsSamples: Bool = true) { self.keepsSamples = keepsSamples }
+    /// Whether deliveries are recorded at all; false, every latency metric is NaN.
+    let isRecording: Bool
 
-    /// A recorder that keeps samples only if `metrics` names a quantile metric.
+    /// `keepsSamples` false: the quantile metrics are NaN (for runs that do not report them).
+    init(keepsSamples: Bool = true, isRecording: Bool = true) {
+        self.keepsSamples = keepsSamples && isRecording
+        self.isRecording = isRecording
+    }
+
+    /// A recorder that records only if `metrics` names a latency metric, and keeps samples only
+    /// if it names a quantile.
     convenience init(reporting metrics: [String]) {
-        self.init(keepsSamples: metrics.contains { Self.quantileMetrics.contains($0) })
+        self.init(keepsSamples: metrics.contains { Self.quantileMetrics.contains($0) },
+                  isRecording: metrics.contains { $0 == "delivery_latency" || Self.quantileMetrics.contains($0) })
     }
 
     /// Adds the latency of every update in `updates` (message ids), received now by one device.
@@ -55,7 +65,7 @@ final class LatencyRecorder {
         case .p50: return quantile(0.5)
         case .p95: return quantile(0.95)
         case .max: return quantile(1)
-        case .mean: return count == 0 ? .nan : total / Double(count)
+        case .mean: return count == 0 || !isRecording ? .nan : total / Double(count)
         }
     }
 
@@ -84,6 +94,7 @@ enum GrouperDrivers {
         churn(spec, system, streams, quiet: quiet)
         faults(spec, system, streams, quiet: quiet)
         for i in spec.group.invitations { system.invite(device: i.device - 1, at: SimTime.zero + i.at) }
+        guard latency.isRecording else { return }
         for d in 0..<spec.group.devices {
             system.onUpdatesDelivered(device: d) { [unowned system] ids in latency.record(ids, on: system) }
         }

@@ -32,6 +32,20 @@ import SimKernel
         #expect(lean.metrics[1] == full.metrics[4] && lean.fingerprint == full.fingerprint)  // same events, same run
     }
 
+    /// Without any latency metric nothing is recorded, and the run is the same run.
+    @Test func noLatencyMetricRecordsNothingAndMatches() throws {
+        let (_, full) = try record(Self.text)
+        let none = Self.text.replacingOccurrences(
+            of: "\"delivery_latency\", \"delivery_latency_p50\", \"delivery_latency_p95\", \"delivery_latency_max\", ", with: "")
+        #expect(none != Self.text)
+        let (_, lean) = try record(none)
+        #expect(lean.metrics.count == 1 && lean.metrics[0] == full.metrics[4] && lean.fingerprint == full.fingerprint)
+        let off = LatencyRecorder(reporting: ["events", "converged"])
+        #expect(!off.isRecording && !off.keepsSamples)
+        #expect(LatencyRecorder(reporting: ["delivery_latency"]).isRecording)
+        #expect(LatencyRecorder(reporting: ["delivery_latency_max"]).isRecording)
+    }
+
     @Test func recorderKeepsSamplesOnlyForQuantiles() {
         #expect(LatencyRecorder(reporting: ["delivery_latency", "events"]).keepsSamples == false)
         for q in ["delivery_latency_p50", "delivery_latency_p95", "delivery_latency_max"] {
