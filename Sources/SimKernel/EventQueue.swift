@@ -139,10 +139,14 @@ public struct EventQueue<Payload> {
     mutating func popMinUnshared() -> (time: SimTime, handle: EventHandle, payload: Payload)? {
         assert(isKnownUniquelyReferenced(&heap), "EventQueue: popMinUnshared on a shared queue")
         while heap.count > 0 {
-            let top = QuaternaryHeap.removeTop(from: heap.buffer)
-            heap.count &-= 1
+            // Read the top's slot before the descent: with many events pending it is a
+            // cache miss, which then overlaps with the descent instead of following it.
+            let top = heap.base[0]
             let slot = Int(top.tag & Self.slotMask), seq = top.tag >> Self.slotBits
-            if slots.state(slot) == seq {
+            let live = slots.state(slot) == seq
+            _ = QuaternaryHeap.removeTop(from: heap.buffer)
+            heap.count &-= 1
+            if live {
                 return (SimTime(nanoseconds: top.time), EventHandle(seq: seq, slot: UInt32(slot)), slots.take(slot))
             }
             slots.discard(slot)
