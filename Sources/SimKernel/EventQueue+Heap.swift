@@ -9,10 +9,10 @@
 /// heap as fast as a C one (bounds checks cost ~40% here); the invariants are verified
 /// by `EventQueue.checkInvariants()` in tests.
 @usableFromInline enum QuaternaryHeap {
-    /// Moves `key` (already stored at `index`) up to its place.
+    /// Moves `key` up from the hole at `index` (whatever is stored there is overwritten)
+    /// to its place.
     @inlinable @inline(__always)
-    static func siftUp(_ key: EventKey, from index: Int, in b: UnsafeMutableBufferPointer<EventKey>) {
-        let base = b.baseAddress.unsafelyUnwrapped
+    static func siftUp(_ key: EventKey, from index: Int, base: UnsafeMutablePointer<EventKey>) {
         var i = index
         while i > 0 {
             let parent = (i &- 1) >> 2
@@ -43,7 +43,7 @@
             base[i] = smallestOfFour(at: base + c, index: &i, first: c)
             c = (i &<< 2) &+ 1
         }
-        siftUp(last, from: i, in: b)
+        siftUp(last, from: i, base: base)
         return top
     }
 

@@ -8,7 +8,7 @@
 ///
 /// Audit notes: `base` points at logical index 0 of an allocation of
 /// `capacity + sentinels + padding` keys, all initialized (unused ones to the sentinel);
-/// `count <= capacity` always; `append` grows before writing and writes a sentinel
+/// `count <= capacity` always; `insert` grows before writing and writes a sentinel
 /// `sentinels` places after the new key; `QuaternaryHeap.removeTop` writes one where the
 /// last key was; `copy()` gives `EventQueue` its copy-on-write value semantics. Only
 /// `EventQueue` touches this type.
@@ -49,14 +49,16 @@
         capacity *= 2
     }
 
-    @inlinable @inline(__always) func append(_ key: EventKey) {
+    /// Adds `key` at the end and sifts it up to its place.
+    @inlinable @inline(__always) func insert(_ key: EventKey) {
         if count == capacity { grow() }
-        base[count] = key
-        base[count &+ Self.sentinels] = .sentinel
-        count &+= 1
+        let b = base, i = count
+        count = i &+ 1
+        b[i &+ Self.sentinels] = .sentinel
+        QuaternaryHeap.siftUp(key, from: i, base: b)
     }
 
-    /// The heap as a buffer of `count` keys (valid until the next append).
+    /// The heap as a buffer of `count` keys (valid until the next insert).
     @inlinable @inline(__always) var buffer: UnsafeMutableBufferPointer<EventKey> {
         UnsafeMutableBufferPointer(start: base, count: count)
     }

@@ -101,8 +101,7 @@ public struct EventQueue<Payload> {
         precondition(slots.freeHead >= 0 || slots.count < Self.maxPending, "EventQueue: more than \(Self.maxPending) pending events")
         let slot = UInt32(truncatingIfNeeded: slots.store(seq: seq, payload))
         let key = EventKey(time: time.nanoseconds, tag: seq << Self.slotBits | UInt64(slot))
-        heap.append(key)
-        QuaternaryHeap.siftUp(key, from: heap.count &- 1, in: heap.buffer)
+        heap.insert(key)
         return EventHandle(seq: seq, slot: slot)
     }
 
