@@ -18,6 +18,8 @@
     @exclusivity(unchecked) @usableFromInline var base: UnsafeMutablePointer<EventKey>
     @exclusivity(unchecked) @usableFromInline var count: Int = 0
     @exclusivity(unchecked) @usableFromInline var capacity: Int
+    /// Where `QuaternaryHeap.removeTop` leaves the words it loads ahead (never read).
+    @exclusivity(unchecked) @usableFromInline var prefetchSink: UInt64 = 0
 
     @usableFromInline init(capacity: Int) {
         self.capacity = Swift.max(capacity, 16)

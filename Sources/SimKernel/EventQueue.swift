@@ -143,7 +143,7 @@ public struct EventQueue<Payload> {
             let top = heap.base[0]
             let slot = Int(top.tag & Self.slotMask), seq = top.tag >> Self.slotBits
             let live = slots.state(slot) == seq
-            _ = QuaternaryHeap.removeTop(from: heap.buffer)
+            _ = QuaternaryHeap.removeTop(from: heap.buffer, sink: &heap.prefetchSink)
             heap.count &-= 1
             if live {
                 return (SimTime(nanoseconds: top.time), EventHandle(seq: seq, slot: UInt32(slot)), slots.take(slot))
@@ -167,7 +167,7 @@ public struct EventQueue<Payload> {
         makeHeapUnique()
         while heap.count > 0, case let top = heap.base[0],
               slots.state(Int(top.tag & Self.slotMask)) != top.tag >> Self.slotBits {
-            _ = QuaternaryHeap.removeTop(from: heap.buffer)
+            _ = QuaternaryHeap.removeTop(from: heap.buffer, sink: &heap.prefetchSink)
             heap.count &-= 1
             let slot = Int(top.tag & Self.slotMask)
             slots.discard(slot)
