@@ -5,7 +5,8 @@
 /// `EventKey.sentinel` (the storage keeps them there). Parents `(i - 1) / 4 < i`;
 /// children `4i + 1 … 4i + 4` are read only when the first, `4i + 1`, is `< count`,
 /// so the other three are at most `count + 2`: real keys or sentinels, which are
-/// larger than every real key and never chosen. Unchecked access is what makes the
+/// larger than every real key and never chosen. The loads ahead in `removeTop` read
+/// `g, g + 4, g + 8, g + 12` only when `g + 12` is below the new count. Unchecked access is what makes the
 /// heap as fast as a C one (bounds checks cost ~40% here); the invariants are verified
 /// by `EventQueue.checkInvariants()` in tests.
 @usableFromInline enum QuaternaryHeap {
