@@ -25,7 +25,8 @@ public struct ScenarioSpec: Equatable, Sendable {
     public var metrics: [String]
     /// Values sampled over time in each run (`series.csv`), if asked.
     public var series: SeriesSpec?
-    /// Checkers whose failure fails the run (exit code 1); the others are only reported.
+    /// Checkers whose failure fails the run (exit code 1 for safety, 4 for liveness only); the
+    /// others are only reported.
     public var require: [CheckerName]
     /// The last `settle` of the run is quiet: no writes, every device online, every server up
     /// (churn and fault processes stop, windows are clipped, restarts in it are dropped), so
