@@ -57,17 +57,21 @@ extension ThesisEquations {
         if alignsSweeps(p) { group.append(("aligned_sweeps", .bool(true))) }
         let timerConfirms = p.confirms > 0 && !(a.scheduledOffline && p.offline > 0)
         let onReconnect = p.offline > 0 && a.controlMessagesCounted
+        // The as-built client confirms only after a successful receive, at most once per TTL
+        // (its timer sends nothing and it never confirms on reconnect), and retries unsent
+        // messages only when it is launched again.
+        let asBuilt = p.variant == .asBuilt
         let confirm: [(String, JSONValue)] = timerConfirms
-            ? [("policy", .string("periodic")), ("period", duration(.nanoseconds(t / Int64(p.confirms)))),
-               ("on_reconnect", .bool(onReconnect))]
-            : [("policy", .string(onReconnect ? "on-reconnect" : "never"))]
+            ? [("policy", .string(asBuilt ? "after-receive" : "periodic")), ("period", duration(.nanoseconds(t / Int64(p.confirms)))),
+               ("on_reconnect", .bool(onReconnect && !asBuilt))]
+            : [("policy", .string(onReconnect && !asBuilt ? "on-reconnect" : "never"))]
         let recovery: [(String, JSONValue)] = [("receiver_asks", .bool(!a.resendEverythingWrittenAway)),
                                                ("sender_checks_servers", .bool(!a.resendEverythingWrittenAway)),
                                                ("multicast_reuploads", .bool(a.multicastReuploads))]
         let proto: [(String, JSONValue)] = [
             ("variant", .string(p.variant.rawValue)), ("confirm", .object(confirm)),
             ("receive", .object([("policy", .string("poll")), ("poll_period", duration(pullPeriod(p))), ("on_reconnect", .bool(true))])),
-            ("resend_retry", duration(.nanoseconds(t / 2))), ("unsent_retry", duration(.minutes(5))),
+            ("resend_retry", duration(.nanoseconds(t / 2))), ("unsent_retry", asBuilt ? .string("on-reconnect") : duration(.minutes(5))),
             ("recovery", .object(recovery)),
         ]
         return .object([

@@ -73,7 +73,10 @@ public struct GrouperExecutor: RunExecutor {
         switch p.confirm.mode {
         case .periodic: c.confirm = ConfirmPolicy(period: p.confirm.period, onReconnect: p.confirm.onReconnect)
         case .afterReceive:
-            c.confirm = ConfirmPolicy(period: nil, onReconnect: p.confirm.onReconnect)
+            // The as-built client confirms after a successful receive, at most once per TTL, and
+            // only while its confirm timer is set (the timer itself sends nothing): the period
+            // must be there, or the policy would never confirm.
+            c.confirm = ConfirmPolicy(period: p.confirm.period, onReconnect: p.confirm.onReconnect)
             c.asBuilt.confirmAfterReceiveOncePerTTL = true
         case .onReconnect: c.confirm = ConfirmPolicy(period: nil, onReconnect: true)
         case .never: c.confirm = ConfirmPolicy(period: nil, onReconnect: false)

@@ -110,7 +110,8 @@ public struct ConfirmPolicySpec: Equatable, Sendable {
     public enum Mode: String, CaseIterable, Sendable {
         /// Every `period` while online.
         case periodic
-        /// At most once per `period`, after a successful receive (the demo app).
+        /// After a successful receive, at most once per TTL (the demo app); the confirm timer
+        /// (every `period`) must be set for it but sends nothing itself.
         case afterReceive = "after-receive"
         /// Only when the device comes back online (`on_reconnect` must not be false).
         case onReconnect = "on-reconnect"
