@@ -97,7 +97,7 @@ final class DeviceNode: SimComponent {
     var onReceive: ((Int, [GrouperMessage]) -> Void)?
 
     // Plumbing.
-    var pending: [Int: RequestPurpose] = [:]
+    var pending = PendingRequests()
 
     init(index: Int, world: World, rng: Xoshiro256StarStar) {
         self.index = index
@@ -182,7 +182,7 @@ final class DeviceNode: SimComponent {
         if on { deriveStoreKey(ctx) }
         if !on {
             // Every open connection breaks; handle in request order.
-            for id in pending.keys.sorted() { complete(id, .disconnected, ctx) }
+            for id in pending.sortedIDs { complete(id, .disconnected, ctx) }
             return
         }
         guard isMember else { return }
@@ -201,7 +201,7 @@ final class DeviceNode: SimComponent {
     /// Sends a request to server `server`; its outcome comes back through `complete`.
     func send(_ call: ServerCall, to server: Int, purpose: RequestPurpose, _ ctx: some DeviceContext) {
         let id = world.takeRequestID()
-        pending[id] = purpose
+        pending.insert(id, purpose)
         guard online else {
             ctx.schedule(.response(requestID: id, outcome: .disconnected), after: .zero)
             return
@@ -215,7 +215,7 @@ final class DeviceNode: SimComponent {
     }
 
     func complete(_ id: Int, _ outcome: RequestOutcome, _ ctx: some DeviceContext) {
-        guard let purpose = pending.removeValue(forKey: id) else { return }  // late or duplicate
+        guard let purpose = pending.remove(id) else { return }  // late or duplicate
         switch purpose {
         case .put(let job, let server, let count): putDone(job: job, server: server, count: count, outcome, ctx)
         case .list(let r, let server): listDone(round: r, server: server, outcome, ctx)
