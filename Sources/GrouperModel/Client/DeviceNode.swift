@@ -211,7 +211,7 @@ final class DeviceNode: SimComponent {
         let request = ServerRequest(requestID: id, device: index, groupID: world.groupID,
                                     key: accessKeys[server] ?? "", call: call, sentAt: sentAt)
         let bytes = WireSize.request(call, scheme: config.scheme) + costedWireBytes(call)
-        ctx.send(request, bytes: bytes, to: server)
+        ctx.send(consume request, bytes: bytes, to: server)
     }
 
     func complete(_ id: Int, _ outcome: RequestOutcome, _ ctx: some DeviceContext) {
