@@ -1,17 +1,14 @@
 import SimKernel
 
-/// Shares collected for one message id, one slot per server (one allocation for all of them).
+/// Shares collected for one message id, one slot per server (`ShareSlots`: inline up to four).
 struct PartialMessage: Sendable {
     let messageID: String
     /// Server j's share and its share id, if one came.
-    var slots: [(share: [UInt8], id: Int)?]
+    var slots: ShareSlots
     var count = 0
     init(messageID: String, servers: Int) {
         self.messageID = messageID
-        slots = .init(unsafeUninitializedCapacity: servers) { buf, initialized in
-            for j in 0..<servers { (buf.baseAddress! + j).initialize(to: nil) }
-            initialized = servers
-        }
+        slots = ShareSlots(servers: servers)
     }
 
     /// Keeps share `s` as server `j`'s (replacing an earlier one from that server).
@@ -24,7 +21,7 @@ struct PartialMessage: Sendable {
     var shares: [[UInt8]] {
         var out: [[UInt8]] = []
         out.reserveCapacity(count)
-        for slot in slots { if let slot { out.append(slot.share) } }
+        for j in slots.indices { if let slot = slots[j] { out.append(slot.share) } }   // no copy of `slots`
         return out
     }
     /// Each server's share id (nil: none from that server).
