@@ -20,7 +20,7 @@ final class JoinMemo {
         var work = SharingWork()
     }
 
-    static let slotCount = 8192
+    static let slotCount = 1024
     private var slots = [Slot](repeating: Slot(), count: slotCount)
     private(set) var hits = 0
     private(set) var misses = 0
