@@ -8,8 +8,10 @@ public struct EquationsOptions: Sendable {
     public var parameters = EquationParameters()
     public var json = false
     public var ablation = false
+    /// `--write-scenario FILE`: write the first replication's scenario instead of running.
+    public var writeScenario: String? = nil
     static let known = ["--D", "--T", "--U", "--C", "--F", "--L", "--replications", "--variant", "--seed", "--json",
-                        "--model", "--ablation", "--jobs"]
+                        "--model", "--ablation", "--jobs", "--write-scenario"]
 
     public static func parse(_ args: [String]) throws -> EquationsOptions {
         var l = ArgumentList(args, command: "equations")
@@ -43,6 +45,10 @@ public struct EquationsOptions: Sendable {
             }
             o.parameters.variant = variant
         }
+        o.writeScenario = try l.option("--write-scenario")
+        if o.writeScenario != nil && (o.ablation || o.json) {
+            throw CLIError("equations: --write-scenario writes one model's scenario and runs nothing; not with \(o.ablation ? "--ablation" : "--json")")
+        }
         try l.finish(known: known)
         return o
     }
@@ -64,6 +70,7 @@ extension GrouperCLI {
             USAGE: grouper-sim equations [--model thesis|protocol] [--ablation] [--D N] [--T DUR]
                                          [--U N] [--C N] [--F X] [--L DUR] [--replications R]
                                          [--variant V] [--seed S] [--jobs J] [--json]
+                   grouper-sim equations [--model …] [--D … --L …] [--seed S] --write-scenario FILE
 
             For each of equations 6.1–6.8: the thesis's closed form, the refined closed form for
             the simulated model, and the simulated steady-state count per TTL (mean and 95% CI
@@ -73,7 +80,10 @@ extension GrouperCLI {
             number of offline devices; --model thesis makes the thesis's assumptions real, F
             offline periods of length L per TTL. --ablation switches them one at a time.
             Defaults: D=10, T=1d, U=100 (U_i per device per TTL), C=1, F=0, L=1d, R=40,
-            variant thesis, J = number of cores. See docs/equations.md.
+            variant thesis, J = number of cores. Every replication runs as a scenario (a
+            timed schedule, the model's switches, counts per TTL window as series);
+            --write-scenario FILE writes the first one's scenario file and runs nothing
+            (`grouper-sim run FILE` replays its schedule). See docs/equations.md.
 
             OPTIONS:
               --model M        protocol (default) or thesis
@@ -88,11 +98,13 @@ extension GrouperCLI {
               --variant V      thesis, as-built, basic-multicast, no-recovery
               --jobs J         threads for replications (output does not depend on it)
               --json           one JSON object per equation per line
+              --write-scenario FILE  write the first replication's scenario to FILE (new); run nothing
 
             """,
                    run: { args, io in
             let o = try EquationsOptions.parse(args)
             do {
+                if let file = o.writeScenario { return try writeEquationScenario(o.parameters, to: file, io: io) }
                 if o.ablation {
                     let a = try EquationAblation.run(o.parameters)
                     io.out(o.json ? a.csv : a.markdown)
@@ -105,5 +117,29 @@ extension GrouperCLI {
             }
             return .ok
         })
+    }
+}
+
+extension GrouperCLI {
+    /// `equations --write-scenario FILE`: the first replication's scenario, read back before it is
+    /// written (a file that would not load is a bug, exit 3); FILE must not exist.
+    static func writeEquationScenario(_ p: EquationParameters, to file: String, io: CLIOutput) throws -> ExitCode {
+        let path: String
+        do { path = try OutputSafety.checkFile(file, option: "equations --write-scenario") } catch let e as OutputDirectory.WriteError {
+            throw CLIError("equations: \(e.description)")
+        }
+        guard !FileManager.default.fileExists(atPath: path) else {
+            throw CLIError("equations: --write-scenario \(file) exists; nothing was written (choose another name)")
+        }
+        let (spec, seed) = try ThesisEquations.replicationScenario(p)
+        let text = JSONWriter.pretty(spec.resolvedJSON)
+        do { _ = try ScenarioLoader.load(ScenarioSource(label: file, text: text)) } catch {
+            throw CLIError("equations: the scenario does not read back (a bug): \(error)", exitCode: .internalError)
+        }
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .withoutOverwriting)
+        io.out("wrote \(file): --model \(p.model.modelName), first replication (run seed \(seed)): \(spec.workload.writes.count) writes, "
+               + "\(spec.schedule.count) scheduled commands, \(spec.duration.nanoseconds / p.ttl.nanoseconds) TTL windows "
+               + "(warm-up \(spec.warmup.nanoseconds / p.ttl.nanoseconds)); run it with: grouper-sim run \(file)\n")
+        return .ok
     }
 }

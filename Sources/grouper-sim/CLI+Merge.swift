@@ -11,7 +11,8 @@ extension GrouperCLI {
             Reads shard.json from each DIR (written by `run --shard i/N`), checks that they are
             the N shards of one scenario with the same options, and writes exactly the files a
             single `run` writes, to --out DIR or results/<name>/.
-            EXIT CODES: 0 ok, 1 a merged run had a failed checker, 2 bad input.
+            EXIT CODES: 0 ok, 1 a merged run failed a required safety checker, 4 only
+            required liveness checkers failed, 2 bad input.
 
             """,
                    run: { args, io in
@@ -37,7 +38,7 @@ extension GrouperCLI {
             io.out(result.summaryMarkdown + "\nwrote \(dir)/ (\(result.records.count) runs from \(shards.count) shards, fingerprint \(result.fingerprint.hex))\n")
             var o = RunOptions(); o.seed = shards[0].file.seed; o.engine = result.engine; o.replications = shards[0].file.replications
             o.precision = shards[0].file.precision
-            return RunCommand.report(failures: result.records, scenario: result.scenario, o, io: io) ? .checkerFailed : .ok
+            return RunCommand.report(failures: result.records, scenario: result.scenario, o, io: io)
         })
     }
 }

@@ -154,7 +154,8 @@ extension GrouperCLI {
                                  bar even without a terminal; never: no progress
 
             Results go to stdout, progress to stderr.
-            EXIT CODES: 0 ok, 1 a checker failed (the replay command is printed), 2 bad input.
+            EXIT CODES: 0 ok, 1 a required safety checker failed, 4 only required liveness
+            checkers failed (for each, the replay command is printed), 2 bad input, 3 internal error.
 
             """,
                    run: { args, io in
@@ -176,19 +177,19 @@ public enum RunCommand {
         }
         let exec = executor ?? o.engine.executor
         try checkDestinations(loaded, o)
-        var failed = false
+        var failed = ExitCode.ok
         for scenario in loaded {
             if o.point == nil && o.shard == nil {
                 let folder = FolderRun(scenario: scenario, destination: outputFolder(scenario, o, multiple: loaded.count > 1),
                                        engine: o.engine, executor: exec)
                 let records = try runIntoFolder(folder, o, io: io, terminal: terminal)
-                failed = report(failures: records, scenario: scenario, o, io: io) || failed
+                failed = failed.worse(report(failures: records, scenario: scenario, o, io: io))
                 continue
             }
             if o.point == nil {
                 let records = try runShardIntoFolder(shardRun(scenario, o, executor: exec, multiple: loaded.count > 1), o,
                                                      io: io, terminal: terminal)
-                failed = report(failures: records, scenario: scenario, o, io: io) || failed
+                failed = failed.worse(report(failures: records, scenario: scenario, o, io: io))
                 continue
             }
             let plan = RunPlan(scenario, tracePath: o.trace, events: o.events)
@@ -208,9 +209,9 @@ public enum RunCommand {
             }
             bar.finish()
             try write(scenario, records, o, io: io, multiple: loaded.count > 1)
-            failed = report(failures: records, scenario: scenario, o, io: io) || failed
+            failed = failed.worse(report(failures: records, scenario: scenario, o, io: io))
         }
-        return failed ? .checkerFailed : .ok
+        return failed
     }
 
     /// Loads every file (or built-in name); prints all issues of all files and returns nil if any.
@@ -278,8 +279,9 @@ public enum RunCommand {
         } catch let e as OutputDirectory.WriteError { throw CLIError("run: \(e.description)") }
     }
 
-    /// Prints each failed checker and the command that replays its run; true if any failed.
-    static func report(failures records: [RunRecord], scenario: LoadedScenario, _ o: RunOptions, io: CLIOutput) -> Bool {
+    /// Prints each failed checker and the command that replays its run; the exit code they make
+    /// (`ExitCode.checkers`: 1 safety, 4 liveness only, 0 none).
+    static func report(failures records: [RunRecord], scenario: LoadedScenario, _ o: RunOptions, io: CLIOutput) -> ExitCode {
         let failed = records.filter { !$0.failedCheckers.isEmpty }
         for r in failed {
             for c in r.failedCheckers {
@@ -289,6 +291,6 @@ public enum RunCommand {
             let reps = (o.replications.map { " --replications \($0)" } ?? "") + (o.precision.map { " --precision \($0)" } ?? "")
             io.err("replay: grouper-sim run \(scenario.source.label.hasPrefix("builtin:") ? String(scenario.source.label.dropFirst(8)) : scenario.source.label) --seed \(scenario.base.seed)\(reps) --point \(r.point) --replication \(r.replication)\(engine)\n")
         }
-        return !failed.isEmpty
+        return ExitCode.checkers(records)
     }
 }

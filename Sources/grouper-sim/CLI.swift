@@ -4,12 +4,29 @@ import Foundation
 /// Exit codes of `grouper-sim` (documented in README.md).
 public enum ExitCode: Int32, Sendable {
     case ok = 0
-    /// A checker found a protocol failure.
+    /// A required safety checker (`no-phantom`, `ttl`) failed in some run (liveness ones may have too).
     case checkerFailed = 1
     /// Bad input: arguments, scenario files.
     case badInput = 2
     /// A failure of the tool itself (a bug, never the input): an executor that broke.
     case internalError = 3
+    /// Only required liveness checkers (`convergence`, `delivery`, `outbox`) failed: nothing bad
+    /// happened, something good did not happen in time.
+    case livenessFailed = 4
+
+    /// The code for runs' checker verdicts: 1 if a required safety checker failed, else 4 if a
+    /// required liveness checker did, else 0.
+    static func checkers(_ records: [RunRecord]) -> ExitCode {
+        let failed = records.flatMap(\.failedCheckers)
+        if failed.contains(where: { $0.kind == .safety }) { return .checkerFailed }
+        return failed.isEmpty ? .ok : .livenessFailed
+    }
+
+    /// The more severe of two outcomes of checking runs (1 over 4 over 0).
+    func worse(_ other: ExitCode) -> ExitCode {
+        let rank: (ExitCode) -> Int = { $0 == .checkerFailed ? 2 : $0 == .livenessFailed ? 1 : 0 }
+        return rank(other) > rank(self) ? other : self
+    }
 }
 
 /// A user-facing error: the message says what was wrong and what is allowed.
@@ -66,7 +83,8 @@ public enum GrouperCLI {
         s += """
 
         Run `grouper-sim <command> --help` for a command's options.
-        EXIT CODES: 0 ok, 1 a checker failed, 2 bad input.
+        EXIT CODES: 0 ok, 1 a safety checker failed, 2 bad input, 3 internal error (a bug),
+        4 only liveness checkers failed.
 
         """
         return s

@@ -82,7 +82,7 @@ extension RunCommand {
         used.precision = slice.precisionOverride
         used.shard = (slice.index, slice.count)
         let records = try runShardIntoFolder(folder, used, io: io, terminal: terminal)
-        return report(failures: records, scenario: folder.scenario, used, io: io) ? .checkerFailed : .ok
+        return report(failures: records, scenario: folder.scenario, used, io: io)
     }
 
     /// Whether `url` holds a finished shard (`shard.json`).

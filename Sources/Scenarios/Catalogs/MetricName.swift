@@ -65,8 +65,17 @@ public enum SeriesName: String, CaseIterable, Sendable, CustomStringConvertible 
     case reuploads
     case bytesUploaded = "bytes_uploaded"
     case bytesDownloaded = "bytes_downloaded"
+    case windowUploadsNormal = "ttl_window_uploads_normal"
+    case windowUploadsConfirm = "ttl_window_uploads_confirm"
+    case windowUploadsResend = "ttl_window_uploads_resend"
+    case windowRebuilt = "ttl_window_rebuilt"
+    case windowRebuiltResend = "ttl_window_rebuilt_resend"
+    case windowReuploads = "ttl_window_reuploads"
 
     public var description: String { rawValue }
+
+    /// Counts of the last whole TTL window before the sample time (Grouper only).
+    public var isPerTTLWindow: Bool { rawValue.hasPrefix("ttl_window_") }
 }
 
 /// What values a metric can take, so that its interval stays inside that range.

@@ -17,8 +17,9 @@ public struct SeriesSpec: Equatable, Sendable {
     public static let maxSamples = 10_000
 }
 
-/// What a series can sample. Counts since the start of the run (warm-up included),
-/// or states at the sample time.
+/// What a series can sample. Counts since the start of the run (warm-up included), states
+/// at the sample time, or (`ttl_window_*`) counts of the last whole TTL window before it:
+/// the model's counters keyed by ⌊event time / TTL⌋, window ⌊t / TTL⌋ − 1 at sample time t.
 public enum SeriesCatalog {
     public static let all: [CatalogEntry<SeriesName>] = [
         .init(.sharesOnServers, unit: .shares, summary: "shares all servers hold (stored, not yet deleted by the TTL sweep)"),
@@ -30,6 +31,12 @@ public enum SeriesCatalog {
         .init(.reuploads, unit: .messages, summary: "messages re-uploaded for resend requests so far"),
         .init(.bytesUploaded, unit: .bytes, summary: "bytes devices sent to servers so far"),
         .init(.bytesDownloaded, unit: .bytes, summary: "bytes devices received from servers so far"),
+        .init(.windowUploadsNormal, unit: .messages, summary: "updates and deletes stored on ≥ s servers (re-uploads included) in the last whole TTL window"),
+        .init(.windowUploadsConfirm, unit: .messages, summary: "confirm messages stored on ≥ s servers in the last whole TTL window"),
+        .init(.windowUploadsResend, unit: .messages, summary: "resend requests stored on ≥ s servers in the last whole TTL window"),
+        .init(.windowRebuilt, unit: .messages, summary: "messages of every type rebuilt by receivers in the last whole TTL window"),
+        .init(.windowRebuiltResend, unit: .messages, summary: "resend requests rebuilt by receivers in the last whole TTL window"),
+        .init(.windowReuploads, unit: .messages, summary: "messages re-uploaded for resend requests in the last whole TTL window"),
     ]
 
     public static func metric(_ id: SeriesName) -> CatalogEntry<SeriesName> { all.first { $0.id == id }! }

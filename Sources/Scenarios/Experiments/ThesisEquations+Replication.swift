@@ -10,25 +10,6 @@ struct ReplicationCounts: Sendable {
 }
 
 extension ThesisEquations {
-    static func config(_ p: EquationParameters, seed: UInt64) throws -> SystemConfig {
-        let a = p.model
-        // One server, k = s = 1: with every server up the counts do not depend on (k, n, s)
-        // and a run is about three times cheaper than f(2, 3, 3).
-        var c = SystemConfig(devices: p.devices, threshold: try ShareThreshold(k: 1, n: 1, s: 1), ttl: p.ttl,
-                             variant: p.variant, scheme: .gf256, seed: seed)
-        c.initialMembers = p.devices
-        c.sweepPeriod = sweepPeriod(p)
-        c.alignedSweeps = alignsSweeps(p)
-        let period: SimDuration? = p.confirms > 0 ? .nanoseconds(p.ttl.nanoseconds / Int64(p.confirms)) : nil
-        c.confirm = ConfirmPolicy(period: a.scheduledOffline && p.offline > 0 ? nil : period,
-                                  onReconnect: p.offline > 0 && a.controlMessagesCounted)
-        c.receive = ReceivePolicy(onPush: false, pullPeriod: pullPeriod(p), onReconnect: true)
-        c.recovery.receiverAsks = !a.resendEverythingWrittenAway
-        c.recovery.senderChecksServers = !a.resendEverythingWrittenAway
-        c.recovery.multicastReuploads = a.multicastReuploads
-        return c
-    }
-
     /// Receivers pull every T/24 (no push rounds: a run is far cheaper; the refined forms
     /// account for the pull period).
     static func pullPeriod(_ p: EquationParameters) -> SimDuration { .nanoseconds(p.ttl.nanoseconds / 24) }
@@ -59,57 +40,34 @@ extension ThesisEquations {
         return .exponential(p, average: average, end: end, rng: &rng)
     }
 
-    /// One replication on the binding's run path (`GrouperRun`, as scenario runs): schedule
-    /// workload, offline periods and (thesis model) the answers to requests for what was
-    /// written while away; run warm-up + measured windows; count each measured window.
+    /// One replication as a scenario run (`GrouperExecutor`, as `grouper-sim run` runs one):
+    /// the schedule of writes, offline periods and (thesis model) the answers to requests for
+    /// what was written while away; warm-up + measured windows; each measured window's counts
+    /// from the `ttl_window_*` series. The run's seed is `seed` (the schedule's too).
     static func simulate(_ p: EquationParameters, seed: UInt64, replication: Int = 0,
                          warmUp: Int, measured: Int) throws -> ReplicationCounts {
-        let run = try GrouperRun(config: try config(p, seed: seed), runIndex: replication, logging: false)
         let t = p.ttl.nanoseconds, end = Int64(warmUp + measured) * t
         let s = schedule(p, end: end, seed: seed)
-        run.play(s.commands(p, end: end))
-        run.system.run(until: SimTime(nanoseconds: end))
-        try run.checkInternalFailures()
+        let spec = try scenario(p, s, windows: warmUp + measured, warmUp: warmUp)
+        let run = ResolvedRun(index: replication, point: 0, replication: replication, seed: seed, spec: spec, assignments: [])
+        let outcome = try GrouperExecutor().execute(run)
         let controls = s.controls(ttl: t, windows: warmUp + measured, end: end)
-        return ReplicationCounts(windows: counts(p, run.system, windows: warmUp..<(warmUp + measured)),
+        return ReplicationCounts(windows: counts(p, outcome.series[warmUp..<(warmUp + measured)]),
                                  controls: Array(controls[warmUp...]))
     }
 
-    /// Window values: [6.1 … 6.8, normal, confirms, resend requests, re-uploads].
-    static func counts(_ p: EquationParameters, _ system: GrouperSystem, windows: Range<Int>) -> [[Double]] {
-        let d = p.devices
-        // cell[kind][window][device]: uploads by type, rebuilt (control-filtered), re-uploads.
-        var up = Array(repeating: Array(repeating: [Double](repeating: 0, count: 4), count: d), count: windows.count)
-        var rebuilt = Array(repeating: Array(repeating: 0.0, count: d), count: windows.count)
-        var re = rebuilt
-        let countResend = p.model.controlMessagesCounted
-        for (key, value) in system.counters.rows where windows.contains(key.window) {
-            let w = key.window - windows.lowerBound, v = Double(value)
-            switch key.kind {
-            case .messagesUploaded: up[w][key.device][typeIndex(key.type)] += v
-            case .messagesRebuilt where countResend || key.type != .resend: rebuilt[w][key.device] += v
-            case .reUploads: re[w][key.device] += v
-            default: break
-            }
-        }
-        return (0..<windows.count).map { w in
-            let uploads = (0..<d).map { up[w][$0][0] + up[w][$0][1] + (countResend ? up[w][$0][2] : 0) }
-            let downloads = (0..<d).map { uploads[$0] + rebuilt[w][$0] }
-            let mean = { (xs: [Double]) in xs.reduce(0, +) / Double(d) }
-            let sum = { (xs: [Double]) in xs.reduce(0, +) }
-            let reUp = mean(re[w])
-            return [mean(uploads), sum(uploads), mean(downloads), sum(downloads), reUp, mean(uploads), sum(uploads),
-                    mean(downloads), mean(up[w].map { $0[0] }) - reUp, mean(up[w].map { $0[1] }),
-                    mean(up[w].map { $0[2] }), reUp]
-        }
-    }
-
-    /// 0: update/delete, 1: confirm, 2: resend.
-    static func typeIndex(_ t: MessageType) -> Int {
-        switch t {
-        case .update, .delete: 0
-        case .confirm: 1
-        case .resend: 2
+    /// Window values: [6.1 … 6.8, normal, confirms, resend requests, re-uploads], from the
+    /// window totals over all devices (`windowSeries`). Every total is a whole number, so the
+    /// per-device means are the same doubles as means over per-device counts.
+    static func counts(_ p: EquationParameters, _ rows: ArraySlice<[Double]>) -> [[Double]] {
+        let d = Double(p.devices), countResend = p.model.controlMessagesCounted
+        return rows.map { r in
+            let (normal, confirms, resends, rebuiltAll, rebuiltResends, reUploads) = (r[0], r[1], r[2], r[3], r[4], r[5])
+            let uploads = normal + confirms + (countResend ? resends : 0)
+            let downloads = uploads + rebuiltAll - (countResend ? 0 : rebuiltResends)
+            let reUp = reUploads / d
+            return [uploads / d, uploads, downloads / d, downloads, reUp, uploads / d, uploads, downloads / d,
+                    normal / d - reUp, confirms / d, resends / d, reUp]
         }
     }
 }

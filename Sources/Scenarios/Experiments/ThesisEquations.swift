@@ -143,8 +143,7 @@ public enum ThesisEquations {
             let next = min(roundSize(p), p.replications - reps.count)
             let indices = (reps.count..<(reps.count + next)).map { UInt64($0) }
             reps += try ParallelRunner.map(indices, jobs: p.jobs) { i in
-                let seed = RandomStreams(rootSeed: p.seed).childSeed(named: "equations/replication-\(i)")
-                return try simulate(p, seed: seed, replication: Int(i), warmUp: warmUp, measured: measured)
+                try simulate(p, seed: replicationSeed(p, Int(i)), replication: Int(i), warmUp: warmUp, measured: measured)
             }
             let result = summarise(p, reps, warmUp: warmUp, batch: batch, measured: measured)
             if result.rows.allSatisfy({ $0.simulated.isPrecise(relative: relativePrecision) })

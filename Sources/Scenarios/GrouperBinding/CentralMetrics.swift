@@ -64,7 +64,7 @@ struct CentralMetrics {
         }
     }
 
-    /// A series value now (`SeriesCatalog`); NaN for the series about shares.
+    /// A series value now (`SeriesCatalog`); NaN for the series about shares and TTL windows.
     static func series(_ name: SeriesName, of system: CentralSystem) -> Double {
         switch name {
         case .devicesOnline: return Double(system.devicesOnline)
@@ -74,7 +74,9 @@ struct CentralMetrics {
         case .resendRequests, .reuploads: return 0
         case .bytesUploaded: return Double(system.traffic.reduce(0) { $0 + $1.bytesSent })
         case .bytesDownloaded: return Double(system.traffic.reduce(0) { $0 + $1.bytesReceived })
-        case .sharesOnServers: return .nan
+        case .sharesOnServers, .windowUploadsNormal, .windowUploadsConfirm, .windowUploadsResend, .windowRebuilt,
+             .windowRebuiltResend, .windowReuploads:
+            return .nan
         }
     }
 }

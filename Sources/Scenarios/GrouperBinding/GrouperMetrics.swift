@@ -186,6 +186,9 @@ struct GrouperSeries {
         case .reuploads: return Double(system.counters.total(.reUploads))
         case .bytesUploaded: return Double(system.traffic.reduce(0) { $0 + $1.bytesSent })
         case .bytesDownloaded: return Double(system.traffic.reduce(0) { $0 + $1.bytesReceived })
+        case .windowUploadsNormal, .windowUploadsConfirm, .windowUploadsResend, .windowRebuilt, .windowRebuiltResend,
+             .windowReuploads:
+            return windowCount(name, of: system)
         }
     }
 }

@@ -27,6 +27,7 @@ public struct GrouperExecutor: RunExecutor {
         system.traceEvents(to: events?.sink)
         let latency = LatencyRecorder(reporting: spec.metrics)
         GrouperDrivers.schedule(spec, on: system, streams: RandomStreams(rootSeed: run.seed), latency: latency)
+        GrouperDrivers.play(spec.schedule, on: system)
         var sampler = GrouperSeries(spec: spec, system: system)
         // Counts cover [warm-up, duration): the snapshot comes before any event at the warm-up time.
         let warmup = SimTime.zero + spec.warmup, end = SimTime.zero + spec.duration
@@ -65,14 +66,19 @@ public struct GrouperExecutor: RunExecutor {
         var c = SystemConfig(devices: g.devices, threshold: g.threshold, ttl: g.ttl,
                              variant: p.variant, scheme: spec.sharing, seed: seed)
         c.sweepPeriod = g.sweepPeriod
+        c.alignedSweeps = g.alignedSweeps
         c.trackExposure = spec.metrics.contains { name in MetricCatalog.exposure.contains { $0.rawValue == name } }
         if let m = g.members { c.members = m.map { $0 - 1 } }
         for profile in [spec.profiles.device, spec.profiles.network, spec.profiles.server] { profile.apply(to: &c) }
         switch p.confirm.mode {
         case .periodic: c.confirm = ConfirmPolicy(period: p.confirm.period, onReconnect: p.confirm.onReconnect)
         case .afterReceive:
-            c.confirm = ConfirmPolicy(period: nil, onReconnect: p.confirm.onReconnect)
+            // The as-built client confirms after a successful receive, at most once per TTL, and
+            // only while its confirm timer is set (the timer itself sends nothing): the period
+            // must be there, or the policy would never confirm.
+            c.confirm = ConfirmPolicy(period: p.confirm.period, onReconnect: p.confirm.onReconnect)
             c.asBuilt.confirmAfterReceiveOncePerTTL = true
+        case .onReconnect: c.confirm = ConfirmPolicy(period: nil, onReconnect: true)
         case .never: c.confirm = ConfirmPolicy(period: nil, onReconnect: false)
         }
         if p.variant == .asBuilt && p.confirm.mode != .afterReceive { c.asBuilt.confirmAfterReceiveOncePerTTL = false }
@@ -86,6 +92,7 @@ public struct GrouperExecutor: RunExecutor {
         c.resendRetry = p.resendRetry
         c.resendMulticastAfter = p.resendMulticastAfter
         c.rebuild = p.rebuild
+        c.recovery = p.recovery
         c.chunking = spec.workload.chunking
         c.deviceStore = spec.deviceStore
         c.coalitions = spec.faults.compactMap { f -> Coalition? in

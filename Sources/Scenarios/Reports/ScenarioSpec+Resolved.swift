@@ -27,6 +27,7 @@ extension ScenarioSpec {
         if let series {
             top.append(("series", .object([("every", Self.duration(series.every)), ("metrics", .array(series.metrics.map { .string($0.rawValue) }))])))
         }
+        if !schedule.isEmpty { top.append(("schedule", .array(schedule.map(Self.commandJSON)))) }
         return .object(top)
     }
 
@@ -45,12 +46,15 @@ extension ScenarioSpec {
     }
 
     var groupJSON: JSONValue {
-        .object([("devices", Self.int(group.devices)), ("servers", Self.int(group.n)),
-                 ("k", Self.int(group.k)), ("n", Self.int(group.n)), ("s", Self.int(group.s)),
-                 ("ttl", Self.duration(group.ttl)), ("sweep_period", Self.duration(group.sweepPeriod)),
-                 ("members", .array(group.initialMembers.map(Self.int))),
-                 ("invite", .array(group.invitations.map { i in
-                     .object([("device", Self.int(i.device)), ("at", Self.duration(i.at)), ("by", Self.int(i.by))]) }))])
+        let g: [(String, JSONValue)] = [
+            ("devices", Self.int(group.devices)), ("servers", Self.int(group.n)),
+            ("k", Self.int(group.k)), ("n", Self.int(group.n)), ("s", Self.int(group.s)),
+            ("ttl", Self.duration(group.ttl)), ("sweep_period", Self.duration(group.sweepPeriod)),
+            ("members", .array(group.initialMembers.map(Self.int))),
+            ("invite", .array(group.invitations.map { i in
+                .object([("device", Self.int(i.device)), ("at", Self.duration(i.at)), ("by", Self.int(i.by))]) }))]
+        // Only when set, so the resolved files of scenarios that do not use it stay as they were.
+        return .object(g + (group.alignedSweeps ? [("aligned_sweeps", .bool(true))] : []))
     }
 
     var protocolJSON: JSONValue {
@@ -64,7 +68,21 @@ extension ScenarioSpec {
             ("resend_retry", Self.duration(p.resendRetry)),
             ("unsent_retry", p.unsentRetryPeriod.map(Self.duration) ?? .string("on-reconnect")),
             ("rebuild", .string(p.rebuild.rawValue)),
-        ] + (p.resendMulticastAfter.map { [("resend_multicast_after", Self.int($0))] } ?? []))
+        ] + (p.resendMulticastAfter.map { [("resend_multicast_after", Self.int($0))] } ?? [])
+          + (p.recovery == RecoveryOptions() ? [] : [("recovery", Self.recoveryJSON(p.recovery))]))
+    }
+
+    static func recoveryJSON(_ r: RecoveryOptions) -> JSONValue {
+        .object([("receiver_asks", .bool(r.receiverAsks)), ("sender_checks_servers", .bool(r.senderChecksServers)),
+                 ("multicast_reuploads", .bool(r.multicastReuploads))])
+    }
+
+    static func commandJSON(_ c: ScheduledCommand) -> JSONValue {
+        var o: [(String, JSONValue)] = [("at", duration(c.at)), ("device", int(c.device)), ("do", .string(c.actionName))]
+        if case .resend(let requester, let first, let last) = c.action {
+            o += [("to", int(requester)), ("first", int(first)), ("last", int(last))]
+        }
+        return .object(o)
     }
 
     var workloadJSON: JSONValue {

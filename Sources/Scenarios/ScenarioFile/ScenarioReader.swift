@@ -8,7 +8,8 @@ struct ScenarioReader {
 
     static let topKeys = ["format", "name", "description", "seed", "replications", "duration", "warmup",
                           "group", "protocol", "sharing", "workload", "churn", "faults", "profiles",
-                          "sweep", "metrics", "series", "require", "settle", "architecture", "central", "device_store", "precision"]
+                          "sweep", "metrics", "series", "require", "settle", "architecture", "central", "device_store", "precision",
+                          "schedule"]
 
     /// The spec, or nil when any issue was added (issues are in `sink`).
     func read(_ root: JSONValue) -> ScenarioSpec? {
@@ -44,7 +45,9 @@ struct ScenarioReader {
         } ?? .grouper
         let central = readCentral(obj.optional("central"))
         let deviceStore = readDeviceStore(obj.optional("device_store"))
+        let schedule = readSchedule(obj.optional("schedule"), devices: group?.devices, duration: duration, settle: settle)
         if let architecture { checkArchitectureFields(root, architecture) }
+        if let s = series ?? nil, let group, let architecture { checkWindowSeries(s, ttl: group.ttl, architecture) }
         if let d = duration, let st = settle, st >= d {
             sink.add("settle", "got \"\(st)\", expected a settle time shorter than the duration (\(d))")
         }
@@ -62,14 +65,26 @@ struct ScenarioReader {
         guard sink.count == before, let name, let seed, let replications, let duration, let warmup, let group,
               let proto, let sharing, let workload, let churn, let faults, let profiles, let sweep, let metrics,
               let require, let settle, let series, let architecture, let central,
-              let deviceStore, let precision
+              let deviceStore, let precision, let schedule
         else { return nil }
         return ScenarioSpec(name: name, description: description, seed: seed, replications: precision?.maxReplications ?? replications,
                             duration: duration, warmup: warmup, group: group, protocolSpec: proto,
                             sharing: sharing, workload: workload, churn: churn, faults: faults,
                             profiles: profiles, sweep: sweep, metrics: metrics, series: series,
                             require: require, settle: settle, architecture: architecture, central: central,
-                            deviceStore: deviceStore, precision: precision)
+                            deviceStore: deviceStore, precision: precision, schedule: schedule)
+    }
+
+    /// `ttl_window_*` series count whole TTL windows: sampled every whole number of TTLs, on Grouper.
+    func checkWindowSeries(_ s: SeriesSpec, ttl: SimDuration, _ architecture: Architecture) {
+        guard let name = s.metrics.first(where: \.isPerTTLWindow) else { return }
+        if architecture == .central {
+            sink.add("series.metrics", "got \"\(name)\" with \"architecture\": \"central\", expected it only with "
+                + "\"architecture\": \"grouper\": the central server has no TTL windows")
+        } else if s.every.nanoseconds % ttl.nanoseconds != 0 {
+            sink.add("series.every", "got \"\(s.every)\" with the per-TTL-window series \"\(name)\", expected a whole "
+                + "multiple of group.ttl (\(ttl)) so that each sample falls at the end of a TTL window")
+        }
     }
 
     /// Names become directory names: letters, digits, `.`, `_`, `-`; at most 64.
@@ -84,7 +99,7 @@ struct ScenarioReader {
 
     func readGroup(_ n: Node, duration: SimDuration?) -> GroupSpec? {
         guard let o = ObjectReader(n, allowed: ["devices", "servers", "k", "n", "s", "ttl", "sweep_period",
-                                                "members", "invite"]) else { return nil }
+                                                "members", "invite", "aligned_sweeps"]) else { return nil }
         let before = sink.count
         let devices = o.required("devices", "an integer in 1...1000").flatMap { $0.int(in: 1...1000) }
         let k = o.required("k", "an integer in 1...255").flatMap { $0.int(in: 1...255) }
@@ -100,13 +115,14 @@ struct ScenarioReader {
             sink.add(n.key("servers"), "got \(servers), expected servers = n (\(nn)): share i goes to server i")
         }
         let members = o.optional("members").map { readMembers($0, devices: devices) } ?? .some(nil)
+        let aligned = o.optional("aligned_sweeps").map { $0.bool() } ?? false
         let invitations = o.optional("invite").map {
             readInvitations($0, devices: devices, members: members, duration: duration)
         } ?? []
         guard sink.count == before, let devices, let k, let nn, let s, let ttl, let sweepPeriod,
-              let members, let invitations, let threshold = try? ShareThreshold(k: k, n: nn, s: s) else { return nil }
+              let members, let invitations, let aligned, let threshold = try? ShareThreshold(k: k, n: nn, s: s) else { return nil }
         return GroupSpec(devices: devices, threshold: threshold, ttl: ttl, sweepPeriod: sweepPeriod,
-                         members: members, invitations: invitations)
+                         members: members, invitations: invitations, alignedSweeps: aligned)
     }
 
     func readProtocol(_ n: Node?, ttl: SimDuration?) -> ProtocolSpec? {
@@ -114,7 +130,7 @@ struct ScenarioReader {
         let defaultConfirm = defaults.confirm, defaultReceive = defaults.receive
         guard let n else { return defaults }
         guard let o = ObjectReader(n, allowed: ["variant", "confirm", "receive", "resend_retry", "unsent_retry",
-                                                "resend_multicast_after", "rebuild"]) else { return nil }
+                                                "resend_multicast_after", "rebuild", "recovery"]) else { return nil }
         let rebuild = o.optional("rebuild").map { $0.choice(RebuildPolicy.allCases.map(\.rawValue)).flatMap(RebuildPolicy.init) } ?? .firstK
         let before = sink.count
         let variant = o.optional("variant").map { $0.choice(ProtocolVariant.allCases.map(\.rawValue)).flatMap(ProtocolVariant.init) } ?? .thesis
@@ -123,6 +139,9 @@ struct ScenarioReader {
             let mode = co.optional("policy").map { $0.choice(ConfirmPolicySpec.Mode.allCases.map(\.rawValue)).flatMap(ConfirmPolicySpec.Mode.init) } ?? .periodic
             let period = co.optional("period").map { $0.duration(positive: true) } ?? defaultConfirm.period
             let re = co.optional("on_reconnect").map { $0.bool() } ?? true
+            if mode == .onReconnect, re == false {
+                sink.add(c.key("on_reconnect"), "got false with \"policy\": \"on-reconnect\", expected true (or no on_reconnect): that policy confirms only on reconnect")
+            }
             guard let mode, let period, let re else { return nil }
             return ConfirmPolicySpec(mode: mode, period: period, onReconnect: re)
         } ?? defaultConfirm
@@ -141,10 +160,11 @@ struct ScenarioReader {
                 : u.duration(positive: true).map { .some($0) } ?? nil
         }
         let shared = o.optional("resend_multicast_after").map { $0.int(in: 1...1000) } ?? .some(nil)
+        let recovery = o.optional("recovery").map(readRecovery) ?? RecoveryOptions()
         guard sink.count == before, let variant, let confirm, let receive, let resendRetry, let unsent, let shared,
-              let rebuild else { return nil }
+              let rebuild, let recovery else { return nil }
         return ProtocolSpec(variant: variant, confirm: confirm, receive: receive, resendRetry: resendRetry,
-                            resendMulticastAfter: shared, unsentRetryPeriod: unsent, rebuild: rebuild)
+                            resendMulticastAfter: shared, unsentRetryPeriod: unsent, rebuild: rebuild, recovery: recovery)
     }
 
     func readRequire(_ n: Node?) -> [CheckerName]? {
@@ -201,7 +221,7 @@ struct ScenarioReader {
         var timers: [(path: String, period: SimDuration, count: Int, note: String)] = [
             ("group.sweep_period", g.sweepPeriod, g.n, "servers"),
         ]
-        if p.confirm.mode != .never {
+        if p.confirm.mode == .periodic || p.confirm.mode == .afterReceive {
             timers.append(("protocol.confirm.period", p.confirm.period, g.devices, "devices; it defaults to group.ttl"))
         }
         if p.receive.mode != .push { timers.append(("protocol.receive.poll_period", p.receive.pollPeriod, g.devices, "devices")) }

@@ -11,15 +11,28 @@ extension ScenarioSpec {
         // One message: its upload (puts and answers, the push) and every other member's
         // download (list and get, with answers, from each server).
         let perMessage = 2 * n + 4 + (devices - 1) * 4 * n
-        let confirms = p.confirm.mode == .never ? 0 : devices * d / p.confirm.period.seconds
+        let confirms = p.confirm.mode == .never || p.confirm.mode == .onReconnect ? 0 : devices * d / p.confirm.period.seconds
         let polls = p.receive.mode == .push ? 0 : devices * d / p.receive.pollPeriod.seconds
         let unsentTimers = p.unsentRetryPeriod.map { devices * d / $0.seconds } ?? 0
         let sweeps = n * d / g.sweepPeriod.seconds
         var churnChanges = 2 * Double(churn.windows.count)
+        // The schedule: confirms and re-upload answers cost about a message; receive rounds a
+        // poll; going offline or back a churn change.
+        var scheduled = (messages: 0.0, rounds: 0.0, changes: 0.0)
+        for c in schedule {
+            switch c.action {
+            case .confirm: scheduled.messages += 1
+            case .resend(_, let first, let last): scheduled.messages += Double(last - first + 1)
+            case .receive: scheduled.rounds += 1
+            case .offline, .online: scheduled.changes += 1
+            }
+        }
+        churnChanges += scheduled.changes
         if let (on, off) = churn.process {
             churnChanges += Double(churn.devices.count(of: g.devices)) * 2 * d / (on.typicalGap + off.typicalGap)
         }
-        return (jobs + confirms) * perMessage + polls * (2 * n + 1) + unsentTimers + sweeps + churnChanges * (2 * n + 2)
+        return (jobs + confirms + scheduled.messages) * perMessage + (polls + scheduled.rounds) * (2 * n + 1) + unsentTimers
+            + sweeps + churnChanges * (2 * n + 2)
     }
 }
 

@@ -25,7 +25,8 @@ public struct ScenarioSpec: Equatable, Sendable {
     public var metrics: [String]
     /// Values sampled over time in each run (`series.csv`), if asked.
     public var series: SeriesSpec?
-    /// Checkers whose failure fails the run (exit code 1); the others are only reported.
+    /// Checkers whose failure fails the run (exit code 1 for safety, 4 for liveness only); the
+    /// others are only reported.
     public var require: [CheckerName]
     /// The last `settle` of the run is quiet: no writes, every device online, every server up
     /// (churn and fault processes stop, windows are clipped, restarts in it are dropped), so
@@ -40,6 +41,9 @@ public struct ScenarioSpec: Equatable, Sendable {
     /// Replications per point chosen by a precision target (nil: `replications` each). With
     /// it, `replications` is the cap, `precision.maxReplications`.
     public var precision: PrecisionSpec? = nil
+    /// Commands at given times (`"schedule"`): confirms, receive rounds, going offline and
+    /// back, answers to resend requests; played after everything else, in list order.
+    public var schedule: [ScheduledCommand] = []
 }
 
 /// The group: devices over n servers with f(k, n, s) and a TTL.
@@ -56,6 +60,8 @@ public struct GroupSpec: Equatable, Sendable {
     public var members: [Int]? = nil
     /// Timed invitations of devices that are not members yet.
     public var invitations: [Invitation] = []
+    /// Servers sweep at whole multiples of `sweepPeriod` instead of from a random phase each.
+    public var alignedSweeps = false
 
     /// The TTL when a scenario gives none.
     public static let defaultTTL = SimDuration.days(1)
@@ -85,6 +91,8 @@ public struct ProtocolSpec: Equatable, Sendable {
     public var unsentRetryPeriod: SimDuration?
     /// How receivers rebuild messages (issue #11).
     public var rebuild: RebuildPolicy = .firstK
+    /// The thesis model's recovery switches (docs/equations.md); the default is the protocol.
+    public var recovery = RecoveryOptions()
 }
 
 extension ProtocolSpec {
@@ -102,8 +110,11 @@ public struct ConfirmPolicySpec: Equatable, Sendable {
     public enum Mode: String, CaseIterable, Sendable {
         /// Every `period` while online.
         case periodic
-        /// At most once per `period`, after a successful receive (the demo app).
+        /// After a successful receive, at most once per TTL (the demo app); the confirm timer
+        /// (every `period`) must be set for it but sends nothing itself.
         case afterReceive = "after-receive"
+        /// Only when the device comes back online (`on_reconnect` must not be false).
+        case onReconnect = "on-reconnect"
         case never
     }
     public var mode: Mode

@@ -87,7 +87,7 @@ import Testing
         var o = RunOptions()
         o.files = [f.path]; o.out = dir.appendingPathComponent("out").path; o.jobs = 2
         let c = CapturedOutput()
-        #expect(try RunCommand.execute(o, executor: OddSeedFailsExecutor(), io: c.io, terminal: false) == .checkerFailed)
+        #expect(try RunCommand.execute(o, executor: OddSeedFailsExecutor(), io: c.io, terminal: false) == .livenessFailed)
         let plan = RunPlan(try ScenarioLoader.load(ScenarioSource(label: f.path, text: ScenarioFixtures.sweepText)))
         let failing = plan.runs.first { $0.seed % 2 == 1 }!
         #expect(c.err.contains("convergence (liveness): device 2 misses message 7"))
@@ -97,7 +97,7 @@ import Testing
         var r = RunOptions()
         r.files = [f.path]; r.seed = 11; r.point = failing.point; r.replication = failing.replication
         let rc = CapturedOutput()
-        #expect(try RunCommand.execute(r, executor: OddSeedFailsExecutor(), io: rc.io, terminal: false) == .checkerFailed)
+        #expect(try RunCommand.execute(r, executor: OddSeedFailsExecutor(), io: rc.io, terminal: false) == .livenessFailed)
         let runs = try String(contentsOfFile: o.out! + "/runs.csv", encoding: .utf8)
         let row = runs.split(separator: "\n")[failing.index + 1]
         let fp = rc.out.components(separatedBy: "fingerprint ")[1].prefix(16)

@@ -2,8 +2,9 @@ import Testing
 import SimKernel
 @testable import Scenarios
 
-/// The equations' replications run on the binding's `GrouperRun` path, their schedule handed
-/// over as driver commands: the list must say everything the order of scheduling said.
+/// The equations' replications run as scenarios: their schedule becomes the scenario's
+/// `workload.writes` (played first) and `schedule` (played after, in list order), and the list
+/// must say everything the order of scheduling said.
 @Suite struct EquationCommandsTests {
     static func parameters(_ model: EquationAssumptions) -> EquationParameters {
         var p = EquationParameters()
@@ -12,23 +13,28 @@ import SimKernel
         return p
     }
 
-    static func commands(_ p: EquationParameters, windows: Int = 6) -> (EquationSchedule, [TimedCommand], Int64) {
+    static func commands(_ p: EquationParameters, windows: Int = 6) -> (EquationSchedule, [ScheduledCommand], Int64) {
         let end = Int64(windows) * p.ttl.nanoseconds
         let s = ThesisEquations.schedule(p, end: end, seed: 11)
         return (s, s.commands(p, end: end), end)
     }
 
-    /// Every write is one update at its time, in write order per device; then the confirms.
+    /// Every write is one scenario write at its time, in write order per device, each device
+    /// on its own objects; the schedule starts with the confirms.
     @Test(arguments: [EquationAssumptions.thesis, .protocol])
     func writesAndConfirmsComeFirst(_ model: EquationAssumptions) {
         let p = Self.parameters(model)
         let (s, cmds, _) = Self.commands(p)
-        let updates = cmds.prefix { if case .update = $0.command { true } else { false } }
-        #expect(updates.count == s.writes.joined().count && updates.count > 0)
-        for d in 0..<p.devices { #expect(updates.filter { $0.device == d }.map(\.time.nanoseconds) == s.writes[d]) }
-        let confirms = cmds.filter { $0.command == .confirm }
+        let writes = s.scenarioWrites()
+        #expect(writes.count == s.writes.joined().count && writes.count > 0)
+        for d in 0..<p.devices {
+            let mine = writes.filter { $0.device == d + 1 }
+            #expect(mine.map(\.at.nanoseconds) == s.writes[d])
+            #expect(mine.allSatisfy { $0.object / 50 == d && $0.kind == .update })
+        }
+        let confirms = cmds.filter { $0.action == .confirm }
         #expect(confirms.count == s.confirms.joined().count)
-        #expect(cmds.allSatisfy { $0.command != .confirm } || cmds.firstIndex { $0.command == .confirm }! == updates.count)
+        #expect(cmds.prefix(confirms.count).allSatisfy { $0.action == .confirm })
     }
 
     /// Every departure is scheduled before every return, so where a return falls on another
@@ -38,23 +44,22 @@ import SimKernel
     func departuresBeforeReturnsAndAnswersLast(_ model: EquationAssumptions) throws {
         let p = Self.parameters(model)
         let (s, cmds, end) = Self.commands(p)
-        let leaves = cmds.indices.filter { cmds[$0].command == .setOnline(false) }
-        let returns = cmds.indices.filter { cmds[$0].command == .setOnline(true) }
+        let leaves = cmds.indices.filter { cmds[$0].action == .offline }
+        let returns = cmds.indices.filter { cmds[$0].action == .online }
         #expect(leaves.count == s.away.count && returns.count == s.away.filter { $0.end < end }.count)
         #expect(try #require(leaves.last) < (try #require(returns.first)))
-        let times = Set(returns.map { cmds[$0].time })
-        #expect(leaves.contains { times.contains(cmds[$0].time) } == (model == .thesis), "the rotating schedule meets")
-        let answers = cmds.indices.compactMap { i -> (Int, TimedCommand)? in
-            if case .answerResend = cmds[i].command { return (i, cmds[i]) } else { return nil }
-        }
+        let times = Set(returns.map { cmds[$0].at })
+        #expect(leaves.contains { times.contains(cmds[$0].at) } == (model == .thesis), "the rotating schedule meets")
+        var answers: [(Int, ScheduledCommand)] = []
+        for i in cmds.indices { if case .resend = cmds[i].action { answers.append((i, cmds[i])) } }
         #expect(answers.isEmpty == (model != .thesis))
         for (i, a) in answers {
-            guard case .answerResend(let requester, _) = a.command else { continue }
-            #expect(i > returns.last! && requester != a.device && times.contains(a.time))
+            guard case .resend(let requester, let first, let last) = a.action else { continue }
+            #expect(i > returns.last! && requester != a.device && times.contains(a.at) && first <= last)
         }
     }
 
-    /// A replication is a plain `GrouperRun`: the same seed gives the same window counts.
+    /// A replication is a scenario run: the same seed gives the same window counts.
     @Test func aReplicationIsDeterministic() throws {
         var p = Self.parameters(.thesis)
         p.ttl = .hours(2); p.offlineTime = .hours(1)
