@@ -22,18 +22,72 @@ public enum DeliveryAction: Equatable, Sendable {
 /// maximum M asks [contiguous+1, M]; each ask is trimmed to what is really missing and not
 /// repeated (for a range inside the last asked one) before `resendRetry` passed.
 public struct DeliveryState: Sendable {
-    public private(set) var contiguous: [String: Int] = [:]
-    var above: [String: Set<Int>] = [:]
+    // Per sender, by a local sender number (order of first sight): arrays, not string-keyed
+    // maps, so the in-order path hashes no node id when the caller passes the sender's
+    // run-wide slot (`senderSlot`); with only the string, one lookup finds the number.
+    private var senderNames: [String] = []
+    private var numberOfSender: [String: Int] = [:]
+    /// Run-wide sender slot → local number + 1 (0: not seen with a slot yet). A cache of
+    /// `numberOfSender`: a slot always names the same sender (`HeldIndex` only appends).
+    private var numberOfSlot: [Int] = []
+    private var contiguousBy: [Int] = []
+    private var aboveBy: [Set<Int>?] = []
+    private var lastAskBy: [(range: ClosedRange<Int>, at: SimTime)?] = []
     var seenControl: Set<String> = []
     /// Control message ids handled, as `MessageRegistry` id numbers, when the caller gives
     /// them (one bit per id of the run instead of a set entry with its string per device).
     var seenControlNumbers = IDBitset()
-    var lastAsk: [String: (range: ClosedRange<Int>, at: SimTime)] = [:]
 
     public init() {}
 
+    /// Highest contiguous normal sequence received per sender seen (0: none yet).
+    public var contiguous: [String: Int] {
+        Dictionary(uniqueKeysWithValues: senderNames.indices.map { (senderNames[$0], contiguousBy[$0]) })
+    }
+
+    /// Sequences received above the contiguous prefix, per sender that has any.
+    var above: [String: Set<Int>] {
+        get {
+            var out: [String: Set<Int>] = [:]
+            for n in senderNames.indices { if let a = aboveBy[n] { out[senderNames[n]] = a } }
+            return out
+        }
+        set {
+            for n in senderNames.indices { aboveBy[n] = newValue[senderNames[n]] }
+            for (sender, set) in newValue.sorted(by: { $0.key < $1.key }) { aboveBy[number(sender)] = set }
+        }
+    }
+
+    /// The last range asked of each sender, with when.
+    var lastAsk: [String: (range: ClosedRange<Int>, at: SimTime)] {
+        var out: [String: (range: ClosedRange<Int>, at: SimTime)] = [:]
+        for n in senderNames.indices { if let a = lastAskBy[n] { out[senderNames[n]] = a } }
+        return out
+    }
+
     /// Highest contiguous normal sequence received from `sender` (0 if none).
-    public func highestContiguous(from sender: String) -> Int { contiguous[sender] ?? 0 }
+    public func highestContiguous(from sender: String) -> Int { numberOfSender[sender].map { contiguousBy[$0] } ?? 0 }
+
+    /// The local number of `sender` (found through `slot` when given), assigned on first sight.
+    private mutating func number(_ sender: String, slot: Int? = nil) -> Int {
+        if let slot, slot < numberOfSlot.count, numberOfSlot[slot] > 0 { return numberOfSlot[slot] - 1 }
+        let n: Int
+        if let known = numberOfSender[sender] {
+            n = known
+        } else {
+            n = senderNames.count
+            senderNames.append(sender)
+            numberOfSender[sender] = n
+            contiguousBy.append(0)
+            aboveBy.append(nil)
+            lastAskBy.append(nil)
+        }
+        if let slot {
+            if slot >= numberOfSlot.count { numberOfSlot.append(contentsOf: repeatElement(0, count: slot + 1 - numberOfSlot.count)) }
+            numberOfSlot[slot] = n + 1
+        }
+        return n
+    }
 
     /// Handles one rebuilt message. `ownSequence` is this device's own highest sequence (used
     /// only by the as-built confirm bug). O(gap length) for the missing-range scan.
@@ -41,23 +95,24 @@ public struct DeliveryState: Sendable {
     /// control duplicates are then found by number, with the same outcome as by id.
     public mutating func handle(_ m: GrouperMessage, now: SimTime, variant: ProtocolVariant,
                                 asBuilt: AsBuiltSwitches, resendRetry: SimDuration, ownSequence: Int,
-                                idNumber: Int32? = nil)
+                                idNumber: Int32? = nil, senderSlot: Int? = nil)
         -> [DeliveryAction] {
         let checkDuplicates = !(variant == .asBuilt && asBuilt.noDuplicateCheck)
         if m.type.isNormal {
-            // One lookup of each per-sender map (the sender's id is hashed twice, not ~7 times).
-            let last = highestContiguous(from: m.sender)
-            let got = above.isEmpty ? nil : above[m.sender]
+            // The sender's number once (from its slot: no hashing), then arrays.
+            let s = number(m.sender, slot: senderSlot)
+            let last = contiguousBy[s]
+            let got = aboveBy[s]
             if checkDuplicates && (m.sequence <= last || (got?.contains(m.sequence) ?? false)) { return [.duplicate(m)] }
             var actions: [DeliveryAction] = []
             if variant.detectsGaps, m.sequence > last + 1,
-               let ask = ask(m.sender, from: last + 1, to: m.sequence - 1, now: now, retry: resendRetry) {
+               let ask = ask(s, from: last + 1, to: m.sequence - 1, now: now, retry: resendRetry) {
                 actions.append(ask)
             }
             if m.sequence == last + 1 && got == nil {
-                contiguous[m.sender] = m.sequence   // the next in order, nothing above: `record`'s result
+                contiguousBy[s] = m.sequence   // the next in order, nothing above: `record`'s result
             } else {
-                record(m.sender, m.sequence)
+                record(s, m.sequence)
             }
             actions.append(.apply(m))
             return actions
@@ -70,7 +125,7 @@ public struct DeliveryState: Sendable {
             guard variant == .thesis || variant == .asBuilt, let maxSeq = Int(m.content) else { return [.none] }
             let base = (variant == .asBuilt && asBuilt.confirmComparesOwnSequence)
                 ? ownSequence : highestContiguous(from: m.sender)
-            guard maxSeq > base, let a = ask(m.sender, from: base + 1, to: maxSeq, now: now, retry: resendRetry)
+            guard maxSeq > base, let a = ask(number(m.sender), from: base + 1, to: maxSeq, now: now, retry: resendRetry)
             else { return [.none] }
             return [a]
         case .resend:
@@ -90,34 +145,37 @@ public struct DeliveryState: Sendable {
     }
 
     func hasNormal(_ sender: String, _ seq: Int) -> Bool {
-        seq <= highestContiguous(from: sender) || (above[sender]?.contains(seq) ?? false)
+        guard let n = numberOfSender[sender] else { return false }
+        return seq <= contiguousBy[n] || (aboveBy[n]?.contains(seq) ?? false)
     }
 
     /// Marks (sender, seq) received and advances the contiguous mark.
-    public mutating func record(_ sender: String, _ seq: Int) {
-        var c = highestContiguous(from: sender)
+    public mutating func record(_ sender: String, _ seq: Int) { record(number(sender), seq) }
+
+    private mutating func record(_ n: Int, _ seq: Int) {
+        var c = contiguousBy[n]
         guard seq > c else { return }
-        var set = above[sender] ?? []
+        var set = aboveBy[n] ?? []
         set.insert(seq)
         while set.remove(c + 1) != nil { c += 1 }
-        contiguous[sender] = c
-        above[sender] = set.isEmpty ? nil : set
+        contiguousBy[n] = c
+        aboveBy[n] = set.isEmpty ? nil : set
     }
 
     /// The missing part of [lo, hi] as one range (lowest to highest missing), rate-limited.
-    mutating func ask(_ sender: String, from lo: Int, to hi: Int, now: SimTime, retry: SimDuration)
+    private mutating func ask(_ n: Int, from lo: Int, to hi: Int, now: SimTime, retry: SimDuration)
         -> DeliveryAction? {
         guard lo <= hi else { return nil }
-        let got = above[sender] ?? []
+        let got = aboveBy[n] ?? []
         guard let first = (lo...hi).first(where: { !got.contains($0) }),
               let lastMissing = (lo...hi).reversed().first(where: { !got.contains($0) }) else { return nil }
         let range = first...lastMissing
-        if let prev = lastAsk[sender], prev.range.contains(range.lowerBound),
+        if let prev = lastAskBy[n], prev.range.contains(range.lowerBound),
            prev.range.contains(range.upperBound), now - prev.at < retry {
             return nil
         }
-        lastAsk[sender] = (range, now)
-        return .askResend(sender: sender, range: range)
+        lastAskBy[n] = (range, now)
+        return .askResend(sender: senderNames[n], range: range)
     }
 
     /// "a-b" → a...b (a ≤ b, both ≥ 1); anything else is nil.

@@ -18,7 +18,8 @@ extension DeviceNode {
         for m in messages {
             let actions = delivery.handle(m, now: ctx.now, variant: config.variant, asBuilt: config.asBuilt,
                                           resendRetry: config.resendRetry, ownSequence: sequence,
-                                          idNumber: m.type.isNormal || !config.compactState ? nil : world.registry.idNumber(m.messageID))
+                                          idNumber: m.type.isNormal || !config.compactState ? nil : world.registry.idNumber(m.messageID),
+                                          senderSlot: m.type.isNormal && config.compactState ? world.heldMemo.cachedSlot(of: m) : nil)
             if !m.type.isNormal, !actions.contains(.duplicate(m)) {
                 ctx.log("handle \(label(m)) from \(world.name(ofNode: m.sender))")
                 handled.append(m)

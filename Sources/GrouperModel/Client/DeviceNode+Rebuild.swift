@@ -14,7 +14,7 @@ extension DeviceNode {
         let shares = p.shares, mid = p.messageID
         if config.rebuild == .firstK {
             partial[n] = nil
-            guard let (secret, w) = try? world.scheme.join(shares, k: config.k) else { corrupt(mid, ctx); return nil }
+            guard let (secret, w) = try? join(shares, number: n) else { corrupt(mid, ctx); return nil }
             work = work + w
             return secret
         }
@@ -44,6 +44,13 @@ extension DeviceNode {
                 + "\(r.badShares.map { serverOfShare(p, $0) })")
         }
         return secret
+    }
+
+    /// The `first-k` join of message number `n`'s shares: through the run's shared memo of
+    /// joins, or joined here when `compactState` is off.
+    func join(_ shares: [[UInt8]], number n: Int32) throws(SharingError) -> (secret: [UInt8], work: SharingWork) {
+        guard config.compactState else { return try world.scheme.join(shares, k: config.k) }
+        return try world.joins.join(shares, k: config.k, number: n, scheme: world.scheme)
     }
 
     /// Server index of the `i`-th collected share of `p`.

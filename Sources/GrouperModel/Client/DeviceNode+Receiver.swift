@@ -1,14 +1,14 @@
 import SimKernel
 
-/// Shares collected for one message id, one slot per server (one allocation for all of them).
+/// Shares collected for one message id, one slot per server (`ShareSlots`: inline up to four).
 struct PartialMessage: Sendable {
     let messageID: String
     /// Server j's share and its share id, if one came.
-    var slots: [(share: [UInt8], id: Int)?]
+    var slots: ShareSlots
     var count = 0
     init(messageID: String, servers: Int) {
         self.messageID = messageID
-        slots = Array(repeating: nil, count: servers)
+        slots = ShareSlots(servers: servers)
     }
 
     /// Keeps share `s` as server `j`'s (replacing an earlier one from that server).
@@ -18,7 +18,12 @@ struct PartialMessage: Sendable {
     }
 
     /// The collected shares in server order.
-    var shares: [[UInt8]] { slots.compactMap { $0?.share } }
+    var shares: [[UInt8]] {
+        var out: [[UInt8]] = []
+        out.reserveCapacity(count)
+        for j in slots.indices { if let slot = slots[j] { out.append(slot.share) } }   // no copy of `slots`
+        return out
+    }
     /// Each server's share id (nil: none from that server).
     var shareIDs: [Int?] { slots.map { $0?.id } }
 }
@@ -68,17 +73,29 @@ extension DeviceNode {
                 seenShareIDs[j].insert(s.shareID)
                 let number = s.messageNumber >= 0 ? s.messageNumber : world.registry.idNumber(s.messageID)
                 touched.append(number)
-                partial[number, default: PartialMessage(messageID: s.messageID, servers: config.servers)].add(s, server: j)
+                collect(s, number: number, server: j)
             }
         }
         serverDone(ctx)
     }
 
+    /// Adds share `s` of message number `number` from server `j` to its partial message: one
+    /// lookup in place (the `default:` subscript built a closure context, two allocations and
+    /// a copy of the share per share).
+    func collect(_ s: ShareDownload, number: Int32, server j: Int) {
+        if let i = partial.index(forKey: number) {
+            partial.values[i].add(s, server: j)
+        } else {
+            var p = PartialMessage(messageID: s.messageID, servers: config.servers)
+            p.add(s, server: j)
+            partial[number] = p
+        }
+    }
+
     func serverDone(_ ctx: some DeviceContext) {
-        guard var r = round else { return }
-        r.waiting -= 1
-        round = r
-        if r.waiting == 0 { processRound(ctx) }
+        guard round != nil else { return }
+        round!.waiting -= 1   // in place: copying the round out and back retained its arrays
+        if round!.waiting == 0 { processRound(ctx) }
     }
 
     /// Rebuilds every message with ≥ k shares (message ids in sorted order), then handles them.

@@ -24,7 +24,7 @@ struct SimulatedDevice: DeviceContext {
     /// delivered by the server side when it applies (see `ServerNode.serve`).
     func send(_ request: consuming ServerRequest, bytes: Int, to server: Int) {
         let arrival = world.network.requestArrival(device: device, server: server, bytes: bytes, at: request.sentAt)
-        sim.schedule(.request(request), to: world.serverComponents[server], at: arrival)
+        sim.schedule(.request(consume request), to: world.serverComponents[server], at: arrival)   // moved, not copied
     }
 
     func log(_ text: @autoclosure () -> String) { world.log(sim.now, device, text()) }

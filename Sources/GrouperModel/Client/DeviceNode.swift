@@ -97,7 +97,7 @@ final class DeviceNode: SimComponent {
     var onReceive: ((Int, [GrouperMessage]) -> Void)?
 
     // Plumbing.
-    var pending: [Int: RequestPurpose] = [:]
+    var pending = PendingRequests()
 
     init(index: Int, world: World, rng: Xoshiro256StarStar) {
         self.index = index
@@ -182,7 +182,7 @@ final class DeviceNode: SimComponent {
         if on { deriveStoreKey(ctx) }
         if !on {
             // Every open connection breaks; handle in request order.
-            for id in pending.keys.sorted() { complete(id, .disconnected, ctx) }
+            for id in pending.sortedIDs { complete(id, .disconnected, ctx) }
             return
         }
         guard isMember else { return }
@@ -201,7 +201,7 @@ final class DeviceNode: SimComponent {
     /// Sends a request to server `server`; its outcome comes back through `complete`.
     func send(_ call: ServerCall, to server: Int, purpose: RequestPurpose, _ ctx: some DeviceContext) {
         let id = world.takeRequestID()
-        pending[id] = purpose
+        pending.insert(id, purpose)
         guard online else {
             ctx.schedule(.response(requestID: id, outcome: .disconnected), after: .zero)
             return
@@ -211,11 +211,11 @@ final class DeviceNode: SimComponent {
         let request = ServerRequest(requestID: id, device: index, groupID: world.groupID,
                                     key: accessKeys[server] ?? "", call: call, sentAt: sentAt)
         let bytes = WireSize.request(call, scheme: config.scheme) + costedWireBytes(call)
-        ctx.send(request, bytes: bytes, to: server)
+        ctx.send(consume request, bytes: bytes, to: server)
     }
 
     func complete(_ id: Int, _ outcome: RequestOutcome, _ ctx: some DeviceContext) {
-        guard let purpose = pending.removeValue(forKey: id) else { return }  // late or duplicate
+        guard let purpose = pending.remove(id) else { return }  // late or duplicate
         switch purpose {
         case .put(let job, let server, let count): putDone(job: job, server: server, count: count, outcome, ctx)
         case .list(let r, let server): listDone(round: r, server: server, outcome, ctx)

@@ -17,6 +17,14 @@ final class HeldMemo {
     static let size = 1024
     private var entries = [Entry](repeating: Entry(), count: size)
 
+    /// `index.slot(of: m.sender)` if an entry remembers this very message box, else nil
+    /// (nothing is interned or assigned here).
+    func cachedSlot(of m: GrouperMessage) -> Int? {
+        let i = m.storageHash & (Self.size - 1)
+        guard let old = entries[i].message, GrouperMessage.sameStorage(old, m) else { return nil }
+        return entries[i].slot
+    }
+
     /// `(registry.intern(m), index.slot(of: m.sender))`.
     func handleAndSlot(_ m: GrouperMessage, registry: MessageRegistry, index: HeldIndex) -> (Int32, Int) {
         let i = m.storageHash & (Self.size - 1)

@@ -46,6 +46,21 @@ public struct CounterKey: Hashable, Comparable, Sendable {
     public static func < (a: CounterKey, b: CounterKey) -> Bool {
         (a.kind.rawValue, a.device, a.type.rawValue, a.window) < (b.kind.rawValue, b.device, b.type.rawValue, b.window)
     }
+
+    /// The enums' case numbers rather than their string raw values (which the derived
+    /// conformances hash and compare): a counter is bumped per rebuilt message. A field-less
+    /// enum is stored as its case number in one byte. Only lookups use it; listings sort by `<`.
+    private var cases: UInt16 {
+        UInt16(unsafeBitCast(kind, to: UInt8.self)) << 8 | UInt16(unsafeBitCast(type, to: UInt8.self))
+    }
+
+    public static func == (a: CounterKey, b: CounterKey) -> Bool {
+        a.device == b.device && a.window == b.window && a.cases == b.cases
+    }
+
+    public func hash(into h: inout Hasher) {
+        h.combine(device); h.combine(window); h.combine(cases)
+    }
 }
 
 /// Counters per (kind, device, type, window). Lookups use a dictionary; every listing is sorted.

@@ -45,7 +45,7 @@ extension GrouperSystem {
     private var workingBytes: Int {
         var b = 0
         for n in world.serverNodes {
-            b += n.server.shares.reduce(0) { $0 + MemoryLayout<ShareEntity>.stride + $1.share.capacity }
+            b += n.server.shares.reduce(0) { $0 + MemoryLayout<ShareEntity>.stride + ShareDownload.boxBytes + $1.share.capacity }
             b += n.server.keptListBytes
         }
         for d in world.deviceNodes {

@@ -16,16 +16,6 @@ public struct ShareUpload: Equatable, Sendable {
     }
 }
 
-/// A share as `transfer/get` returns it.
-public struct ShareDownload: Equatable, Sendable {
-    public var shareID: Int
-    public var messageID: String
-    public var sender: String
-    public var share: [UInt8]
-    public var saveAt: SimTime
-    /// `ShareUpload.messageNumber` of the put that stored the share (−1: not known).
-    public var messageNumber: Int32 = -1
-}
 
 /// Group attributes as `group/info` returns them (thesis Table 5.1, minus the master key).
 public struct GroupInfo: Equatable, Sendable {
@@ -40,14 +30,15 @@ public struct GroupInfo: Equatable, Sendable {
     public var ownerNode: String
 }
 
-/// The RESTful endpoints of thesis §5.1.3, with their parameters.
+/// The RESTful endpoints of thesis §5.1.3, with their parameters. The rare calls with large
+/// parameters are `indirect` (boxed), so every request event stays small.
 public enum ServerCall: Equatable, Sendable {
     /// No key: returns the master key.
-    case groupRegister(groupID: String, name: String, ownerNode: String)
+    indirect case groupRegister(groupID: String, name: String, ownerNode: String)
     /// Master or access key.
     case groupInfo
     /// Master key: sets k, n, s, TTL.
-    case groupInit(k: Int, n: Int, s: Int, ttl: SimDuration)
+    indirect case groupInit(k: Int, n: Int, s: Int, ttl: SimDuration)
     /// Master key: returns the new user's access key.
     case userAdd(node: String, isOwner: Bool)
     /// Access key: "up".
@@ -55,7 +46,7 @@ public enum ServerCall: Equatable, Sendable {
     /// Access key.
     case userDeviceToken(String)
     /// Access key: push to `receiver` ("*" = every other member).
-    case userNotify(receiver: String, category: String, content: String)
+    indirect case userNotify(receiver: String, category: String, content: String)
     /// Access key: stores shares; returns how many were saved.
     case transferPut([ShareUpload])
     /// Access key: ids of the shares visible to the caller.
@@ -82,11 +73,11 @@ public enum ServerCall: Equatable, Sendable {
     }
 }
 
-/// A successful answer.
+/// A successful answer (`info`, rare and large, is boxed so every response event stays small).
 public enum ServerReply: Equatable, Sendable {
     case masterKey(String)
     case accessKey(String)
-    case info(GroupInfo)
+    indirect case info(GroupInfo)
     case success
     case state(String)
     case stored(Int)

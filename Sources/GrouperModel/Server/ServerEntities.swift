@@ -25,20 +25,32 @@ public struct UserEntity: Equatable, Sendable {
     public var group: Int
 }
 
-/// Share entity (thesis Table 5.1). At most one per `ShareKeying` key on a server.
+/// Share entity (thesis Table 5.1). At most one per `ShareKeying` key on a server. Fixed once
+/// stored (a re-put stores a new entity), so the download built at the put stays its answer.
 public struct ShareEntity: Equatable, Sendable {
     /// Fresh on every put, so a re-put is a new id for lists.
-    public var id: Int
-    public var share: [UInt8]
-    public var saveAt: SimTime
-    public var messageID: String
+    public let id: Int
+    public let share: [UInt8]
+    public let saveAt: SimTime
+    public let messageID: String
     /// Index into `users` of the sender.
-    public var sender: Int
+    public let sender: Int
     /// Index into `users` of the receiver; nil = multicast.
-    public var receiver: Int?
-    public var group: Int
+    public let receiver: Int?
+    public let group: Int
     /// `ShareUpload.messageNumber` of the put (simulator bookkeeping, −1: not known).
-    public var messageNumber: Int32 = -1
+    public let messageNumber: Int32
+    /// What `transfer/get` returns for this share (one shared box for every get of it).
+    public let download: ShareDownload
+
+    /// `senderNode` is the node id of user `sender` (the download names the sender by it).
+    public init(id: Int, share: [UInt8], saveAt: SimTime, messageID: String, sender: Int, senderNode: String,
+                receiver: Int?, group: Int, messageNumber: Int32 = -1) {
+        self.id = id; self.share = share; self.saveAt = saveAt; self.messageID = messageID
+        self.sender = sender; self.receiver = receiver; self.group = group; self.messageNumber = messageNumber
+        download = ShareDownload(shareID: id, messageID: messageID, sender: senderNode, share: share, saveAt: saveAt,
+                                 messageNumber: messageNumber)
+    }
 }
 
 /// What identifies one stored share, i.e. which re-put replaces which.

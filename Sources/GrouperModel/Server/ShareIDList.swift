@@ -72,7 +72,16 @@ public struct ShareIDList: RandomAccessCollection, Equatable, Sendable, Expressi
 
     public func makeIterator() -> Iterator { Iterator(list: self, p: range.lowerBound, e: excludedRange.lowerBound) }
 
-    public var first: Int? { var it = makeIterator(); return it.next() }
+    /// The iterator's first id, without copying the list into an iterator.
+    public var first: Int? {
+        var e = excludedRange.lowerBound
+        for p in range {
+            let id = storage[p]
+            if e < excludedRange.upperBound && excluded[e] == id { e += 1; continue }
+            return id
+        }
+        return nil
+    }
 
     /// Visible ids ≤ `id`.
     func visibleCount(through id: Int) -> Int {

@@ -20,7 +20,8 @@ extension UntrustedServer {
             let key = shareKey(group: g, messageID: up.messageID, receiver: r)
             if let old = shareIDByMessage[key], let i = position(ofShare: old) { removeShare(at: i) }
             appendShare(ShareEntity(id: nextShareID, share: up.share, saveAt: now, messageID: up.messageID,
-                                    sender: u, receiver: r, group: g, messageNumber: up.messageNumber))
+                                    sender: u, senderNode: users[u].node, receiver: r, group: g,
+                                    messageNumber: up.messageNumber))
             shareIDByMessage[key] = nextShareID
             nextShareID += 1
         }
@@ -48,14 +49,19 @@ extension UntrustedServer {
         return ids
     }
 
+    /// The visible shares among `ids`, in the order asked (unknown or invisible ids skipped).
+    /// The reply is allocated once for all ids (`compactMap` grew it one share at a time) and
+    /// holds each share's download built at its put.
     func get(_ ids: [Int], group g: Int, user u: Int) -> [ShareDownload] {
-        ids.compactMap { id -> ShareDownload? in
-            guard let i = position(ofShare: id) else { return nil }
-            let e = shares[i]
-            guard e.group == g, e.sender != u, e.receiver == nil || e.receiver == u else { return nil }
-            return ShareDownload(shareID: e.id, messageID: e.messageID, sender: users[e.sender].node,
-                                 share: e.share, saveAt: e.saveAt, messageNumber: e.messageNumber)
+        var out: [ShareDownload] = []
+        out.reserveCapacity(ids.count)
+        for id in ids {
+            guard let i = position(ofShare: id) else { continue }
+            guard shares[i].group == g, shares[i].sender != u, shares[i].receiver == nil || shares[i].receiver == u
+            else { continue }
+            out.append(shares[i].download)
         }
+        return out
     }
 
     /// The TTL sweep: deletes every share with saveAt < now − TTL of its group.

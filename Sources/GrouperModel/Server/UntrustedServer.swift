@@ -48,17 +48,18 @@ public struct UntrustedServer: Sendable {
             return register(groupID: gid, name: name, ownerNode: owner, now: now)
         }
         guard let (g, user) = resolveSender(request) else { return .failure(.unknownGroup(request.groupID)) }
-        let isMaster = request.key == groups[g].masterKey
+        // Compared only where an endpoint takes the master key (not on every member request).
+        func isMaster() -> Bool { request.key == groups[g].masterKey }
         switch request.call {
         case .groupRegister: return .failure(.invalidParameters("unreachable"))
         case .groupInfo:
-            guard isMaster || user != nil else { return .failure(.badKey(endpoint: request.call.endpoint)) }
+            guard user != nil || isMaster() else { return .failure(.badKey(endpoint: request.call.endpoint)) }
             return .success(.info(info(g)))
         case .groupInit(let k, let n, let s, let ttl):
-            guard isMaster else { return .failure(.masterKeyRequired(endpoint: request.call.endpoint)) }
+            guard isMaster() else { return .failure(.masterKeyRequired(endpoint: request.call.endpoint)) }
             return initialise(g, k: k, n: n, s: s, ttl: ttl)
         case .userAdd(let node, let isOwner):
-            guard isMaster else { return .failure(.masterKeyRequired(endpoint: request.call.endpoint)) }
+            guard isMaster() else { return .failure(.masterKeyRequired(endpoint: request.call.endpoint)) }
             return addUser(g, node: node, isOwner: isOwner)
         default:
             guard let user else { return .failure(.badKey(endpoint: request.call.endpoint)) }

@@ -26,7 +26,7 @@ final class DecodedMessageCache {
     /// message id `number` holds the same bytes.
     func decode(_ bytes: [UInt8], number: Int32) -> GrouperMessage? {
         let i = Int(number) & (Self.slotCount - 1)
-        if slots[i].number == number && Self.same(slots[i].bytes, bytes) {
+        if slots[i].number == number && ByteArrays.equal(slots[i].bytes, bytes) {
             hits += 1
             return slots[i].message
         }
@@ -34,12 +34,5 @@ final class DecodedMessageCache {
         let m = try? GrouperMessage.decode(bytes)
         slots[i] = Slot(number: number, bytes: bytes, message: m)
         return m
-    }
-
-    /// Byte equality through `memcmp` (the generic array `==` compares element by element).
-    private static func same(_ a: [UInt8], _ b: [UInt8]) -> Bool {
-        a.count == b.count && a.withUnsafeBytes { pa in
-            b.withUnsafeBytes { pb in a.isEmpty || memcmp(pa.baseAddress!, pb.baseAddress!, a.count) == 0 }
-        }
     }
 }

@@ -55,6 +55,8 @@ final class World {
     let heldMemo = HeldMemo()
     /// Decoded rebuilt secrets, shared by the devices (speed only).
     let decoded = DecodedMessageCache()
+    /// Joins of rebuilt messages' shares, shared by the devices (speed only).
+    let joins = JoinMemo()
     var log: [ProtocolLogEntry] = []
     var logEnabled = true
     /// Every timing record while `keepTimings` (else only `timingStats`).
