@@ -5,11 +5,15 @@ extension EventQueue {
     /// - heap order: no key is smaller than its parent;
     /// - every heap key points at a slot that holds its seq (live or cancelled);
     /// - slots are either in the heap (exactly once) or on the free list (exactly once);
-    /// - `cancelledCount` equals the number of cancelled slots.
+    /// - `cancelledCount` equals the number of cancelled slots;
+    /// - the `EventKeyStorage.sentinels` keys behind the last one are sentinels.
     public func checkInvariants() -> String? {
         let keys = heap.buffer
         for i in keys.indices.dropFirst() where keys[i] < keys[(i - 1) / 4] {
             return "heap order broken at index \(i)"
+        }
+        for i in keys.count..<(keys.count + EventKeyStorage.sentinels) where heap.base[i].wide != EventKey.sentinel.wide {
+            return "no sentinel at index \(i) behind the last key"
         }
         var seen = [Bool](repeating: false, count: slots.count)
         var cancelled = 0

@@ -3,15 +3,23 @@
 /// Logical index `i` lives at physical `i + 3`, and the buffer is 64-byte aligned, so
 /// the four children `4i + 1 … 4i + 4` of any node (physical `4(i + 1) … 4(i + 1) + 3`)
 /// share exactly one cache line: one miss per level of a pop instead of ~1.75.
+/// Behind the last key there are always `sentinels` copies of `EventKey.sentinel`, so a
+/// node whose first child exists can compare all four (`QuaternaryHeap`).
 ///
-/// Audit notes: `base` points at logical index 0 of an allocation of `capacity + 3`
-/// keys; `count <= capacity` always; `append` grows before writing; `copy()` gives
-/// `EventQueue` its copy-on-write value semantics. Only `EventQueue` touches this type.
+/// Audit notes: `base` points at logical index 0 of an allocation of
+/// `capacity + sentinels + padding` keys, all initialized (unused ones to the sentinel);
+/// `count <= capacity` always; `insert` grows before writing and writes a sentinel
+/// `sentinels` places after the new key; `QuaternaryHeap.removeTop` writes one where the
+/// last key was; `copy()` gives `EventQueue` its copy-on-write value semantics. Only
+/// `EventQueue` touches this type.
 @usableFromInline final class EventKeyStorage {
     @usableFromInline static var padding: Int { 3 }
+    @usableFromInline static var sentinels: Int { 3 }
     @exclusivity(unchecked) @usableFromInline var base: UnsafeMutablePointer<EventKey>
     @exclusivity(unchecked) @usableFromInline var count: Int = 0
     @exclusivity(unchecked) @usableFromInline var capacity: Int
+    /// Where `QuaternaryHeap.removeTop` leaves the words it loads ahead (never read).
+    @exclusivity(unchecked) @usableFromInline var prefetchSink: UInt64 = 0
 
     @usableFromInline init(capacity: Int) {
         self.capacity = Swift.max(capacity, 16)
@@ -20,35 +28,39 @@
 
     deinit { (base - Self.padding).deallocate() }
 
+    /// Room for `capacity` keys plus the sentinels, every key set to the sentinel.
     static func allocate(_ capacity: Int) -> UnsafeMutablePointer<EventKey> {
-        let raw = UnsafeMutableRawPointer.allocate(
-            byteCount: (capacity + padding) * MemoryLayout<EventKey>.stride, alignment: 64)
-        return raw.bindMemory(to: EventKey.self, capacity: capacity + padding) + padding
+        let total = capacity + sentinels + padding
+        let raw = UnsafeMutableRawPointer.allocate(byteCount: total * MemoryLayout<EventKey>.stride, alignment: 64)
+        return raw.initializeMemory(as: EventKey.self, repeating: .sentinel, count: total) + padding
     }
 
     /// A new storage with the same keys (for copy-on-write).
     @usableFromInline func copy() -> EventKeyStorage {
         let c = EventKeyStorage(capacity: capacity)
-        c.base.initialize(from: base, count: count)
+        c.base.update(from: base, count: count)
         c.count = count
         return c
     }
 
     @usableFromInline func grow() {
         let bigger = Self.allocate(capacity * 2)
-        bigger.initialize(from: base, count: count)
+        bigger.update(from: base, count: count)
         (base - Self.padding).deallocate()
         base = bigger
         capacity *= 2
     }
 
-    @inlinable @inline(__always) func append(_ key: EventKey) {
+    /// Adds `key` at the end and sifts it up to its place.
+    @inlinable @inline(__always) func insert(_ key: EventKey) {
         if count == capacity { grow() }
-        base[count] = key
-        count &+= 1
+        let b = base, i = count
+        count = i &+ 1
+        b[i &+ Self.sentinels] = .sentinel
+        QuaternaryHeap.siftUp(key, from: i, base: b)
     }
 
-    /// The heap as a buffer of `count` keys (valid until the next append).
+    /// The heap as a buffer of `count` keys (valid until the next insert).
     @inlinable @inline(__always) var buffer: UnsafeMutableBufferPointer<EventKey> {
         UnsafeMutableBufferPointer(start: base, count: count)
     }

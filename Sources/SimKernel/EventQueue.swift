@@ -24,14 +24,19 @@ public struct EventHandle: Hashable, Sendable {
     }
     @inlinable var time: Int64 { Int64(bitPattern: biasedTime ^ (1 << 63)) }
 
-    /// `(biasedTime, tag) < (other.biasedTime, other.tag)` as one 128-bit subtraction,
-    /// written so the compiler emits flag arithmetic instead of unpredictable branches.
-    @inlinable @inline(__always) static func < (a: EventKey, b: EventKey) -> Bool {
-        let borrow: UInt64 = a.tag < b.tag ? 1 : 0
-        let (d, o1) = a.biasedTime.subtractingReportingOverflow(b.biasedTime)
-        let (_, o2) = d.subtractingReportingOverflow(borrow)
-        return o1 != o2
+    /// Larger than every real key: a tag is at most `(2⁴⁰ − 1) << 24 | (2²⁴ − 2)`
+    /// (`EventQueue` bounds), below `UInt64.max`. Fills the heap storage past its end.
+    @inlinable static var sentinel: EventKey { EventKey(wide: .max) }
+
+    /// The key as one 128-bit number (time high, tag low): key order is its order.
+    @inlinable @inline(__always) var wide: UInt128 { UInt128(biasedTime) << 64 | UInt128(tag) }
+    @inlinable @inline(__always) init(wide: UInt128) {
+        biasedTime = UInt64(truncatingIfNeeded: wide >> 64); tag = UInt64(truncatingIfNeeded: wide)
     }
+
+    /// `(biasedTime, tag) < (other.biasedTime, other.tag)` as one 128-bit compare, which
+    /// compiles to `cmp`/`sbb`, so selects on it become conditional moves, not branches.
+    @inlinable @inline(__always) static func < (a: EventKey, b: EventKey) -> Bool { a.wide < b.wide }
 }
 
 /// A priority queue of events ordered by (time, seq): FIFO among equal times.
@@ -81,15 +86,22 @@ public struct EventQueue<Payload> {
 
     @inlinable @discardableResult
     public mutating func push(_ payload: consuming Payload, at time: SimTime) -> EventHandle {
+        makeHeapUnique()
+        return pushUnshared(payload, at: time)
+    }
+
+    /// `push` for a queue whose storage no copy shares (a `Simulation` never copies its
+    /// queue): skips the copy-on-write check, two runtime calls per event.
+    @inlinable
+    mutating func pushUnshared(_ payload: consuming Payload, at time: SimTime) -> EventHandle {
+        assert(isKnownUniquelyReferenced(&heap), "EventQueue: pushUnshared on a shared queue")
         let seq = nextSeq
         precondition(seq < Self.maxPushes, "EventQueue: more than 2^40 events scheduled")
         nextSeq &+= 1
-        makeHeapUnique()
         precondition(slots.freeHead >= 0 || slots.count < Self.maxPending, "EventQueue: more than \(Self.maxPending) pending events")
         let slot = UInt32(truncatingIfNeeded: slots.store(seq: seq, payload))
         let key = EventKey(time: time.nanoseconds, tag: seq << Self.slotBits | UInt64(slot))
-        heap.append(key)
-        QuaternaryHeap.siftUp(key, from: heap.count &- 1, in: heap.buffer)
+        heap.insert(key)
         return EventHandle(seq: seq, slot: slot)
     }
 
@@ -118,11 +130,22 @@ public struct EventQueue<Payload> {
     /// Removes and returns the earliest live event, or nil when empty.
     @inlinable public mutating func popMin() -> (time: SimTime, handle: EventHandle, payload: Payload)? {
         makeHeapUnique()
+        return popMinUnshared()
+    }
+
+    /// `popMin` for a queue whose storage no copy shares (see `pushUnshared`).
+    @inlinable
+    mutating func popMinUnshared() -> (time: SimTime, handle: EventHandle, payload: Payload)? {
+        assert(isKnownUniquelyReferenced(&heap), "EventQueue: popMinUnshared on a shared queue")
         while heap.count > 0 {
-            let top = QuaternaryHeap.removeTop(from: heap.buffer)
-            heap.count &-= 1
+            // Read the top's slot before the descent: with many events pending it is a
+            // cache miss, which then overlaps with the descent instead of following it.
+            let top = heap.base[0]
             let slot = Int(top.tag & Self.slotMask), seq = top.tag >> Self.slotBits
-            if slots.state(slot) == seq {
+            let live = slots.state(slot) == seq
+            _ = QuaternaryHeap.removeTop(from: heap.buffer, sink: &heap.prefetchSink)
+            heap.count &-= 1
+            if live {
                 return (SimTime(nanoseconds: top.time), EventHandle(seq: seq, slot: UInt32(slot)), slots.take(slot))
             }
             slots.discard(slot)
@@ -144,7 +167,7 @@ public struct EventQueue<Payload> {
         makeHeapUnique()
         while heap.count > 0, case let top = heap.base[0],
               slots.state(Int(top.tag & Self.slotMask)) != top.tag >> Self.slotBits {
-            _ = QuaternaryHeap.removeTop(from: heap.buffer)
+            _ = QuaternaryHeap.removeTop(from: heap.buffer, sink: &heap.prefetchSink)
             heap.count &-= 1
             let slot = Int(top.tag & Self.slotMask)
             slots.discard(slot)

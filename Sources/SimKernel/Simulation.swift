@@ -43,6 +43,8 @@ public final class Simulation<Event> {
     @inlinable public var eventsProcessed: UInt64 { _eventsProcessed }
     @exclusivity(unchecked) @usableFromInline var queue: EventQueue<Delivery>
     @exclusivity(unchecked) @usableFromInline var components: ContiguousArray<any SimComponent<Event>> = []
+    /// `components` unretained, for dispatch (`ComponentEntry`); same indices.
+    @exclusivity(unchecked) @usableFromInline var entries: ContiguousArray<ComponentEntry<Event>> = []
     @exclusivity(unchecked) @usableFromInline var stopRequested = false
     /// Optional trace of every delivered event (JSON Lines). nil = off: one nil check per event.
     @exclusivity(unchecked) public var trace: TraceSink?
@@ -63,6 +65,7 @@ public final class Simulation<Event> {
     public func add<C: SimComponent>(_ component: C) -> ComponentID where C.Event == Event {
         precondition(components.count < Int(Int32.max), "too many components")
         components.append(component)
+        entries.append(ComponentEntry(component))
         return ComponentID(index: Int32(components.count - 1))
     }
 
@@ -78,7 +81,7 @@ public final class Simulation<Event> {
     public func schedule(_ event: consuming Event, to target: ComponentID, at time: SimTime) -> EventHandle {
         precondition(time >= now, "scheduling in the past (\(time) < now \(now))")
         precondition(Int(target.index) < components.count && target.index >= 0, "unknown component \(target)")
-        return queue.push(Delivery(target: target, event: event), at: time)
+        return queue.pushUnshared(Delivery(target: target, event: event), at: time)
     }
 
     @inlinable @discardableResult
@@ -101,12 +104,13 @@ public final class Simulation<Event> {
     /// Delivers the earliest event. Returns false when the queue is empty.
     @inlinable @discardableResult
     public func step() -> Bool {
-        guard let (time, handle, delivery) = queue.popMin() else { return false }
+        guard let (time, handle, delivery) = queue.popMinUnshared() else { return false }
         _now = time
         _eventsProcessed &+= 1
         _eventStreamHash.mix(time: time.nanoseconds, seq: handle.seq, target: delivery.target.index)
         if let sink = trace { traceDelivery(sink, seq: handle.seq, target: delivery.target, event: delivery.event) }
-        components[Int(delivery.target.index)].handle(delivery.event, in: self)
+        let entry = entries[Int(delivery.target.index)]
+        entry.type.deliver(delivery.event, to: entry.object, in: self)
         return true
     }
 
