@@ -10,6 +10,9 @@ import PackageDescription
 let uncheckedInRelease: [SwiftSetting] = [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
 let package = Package(
     name: "grouper-sim",
+    // Linux has no deployment target; on Apple platforms the kernel's 128-bit queue keys
+    // (`UInt128`, docs/kernel.md) need macOS 15.
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "grouper-sim", targets: ["grouper-sim"]),
         .library(name: "SimKernel", targets: ["SimKernel"]),
