@@ -37,25 +37,16 @@ final class CentralServerNode: SimComponent {
     func serve(_ r: CentralRequest, _ sim: Simulation<CentralEvent>) {
         let device = world.deviceComponents[r.device]
         let deadline = r.sentAt + world.config.requestTimeout
-        switch state {
-        case .blackhole:
-            sim.schedule(.response(requestID: r.requestID, outcome: .timedOut), to: device, at: max(deadline, sim.now))
+        if let a = RequestAnswer.unserved(state, deadline: deadline, now: sim.now, latency: world.config.network.latency(server: 0)) {
+            sim.schedule(.response(requestID: r.requestID, outcome: a.timedOut ? .timedOut : .refused), to: device, at: a.at)
             return
-        case .refusing:
-            sim.schedule(.response(requestID: r.requestID, outcome: .refused), to: device,
-                         at: sim.now + world.config.network.latency(server: 0))
-            return
-        case .up: break
         }
         let reply = respond(r, now: sim.now)
         let done = sim.now + world.config.server.processingTime(shares: 1)
         if case .upload(let u) = r.call { push(u.receivers, at: done, sim) }
         let arrival = world.network.responseArrival(device: r.device, server: 0, bytes: Self.size(reply), at: done)
-        if arrival > deadline {
-            sim.schedule(.response(requestID: r.requestID, outcome: .timedOut), to: device, at: max(deadline, sim.now))
-        } else {
-            sim.schedule(.response(requestID: r.requestID, outcome: .reply(reply)), to: device, at: arrival)
-        }
+        let a = RequestAnswer.served(arrival: arrival, deadline: deadline, now: sim.now)
+        sim.schedule(.response(requestID: r.requestID, outcome: a.timedOut ? .timedOut : .reply(reply)), to: device, at: a.at)
     }
 
     func respond(_ r: CentralRequest, now: SimTime) -> CentralReply {
