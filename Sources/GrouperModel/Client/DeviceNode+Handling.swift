@@ -16,7 +16,7 @@ extension DeviceNode {
     func handleAll(_ messages: [GrouperMessage], _ ctx: some DeviceContext) -> ([GrouperMessage], Int) {
         var handled: [GrouperMessage] = [], writes = 0
         for m in messages {
-            let actions = delivery.handle(m, now: ctx.now, variant: config.variant, asBuilt: config.asBuilt,
+            let actions = delivery.decide(m, now: ctx.now, variant: config.variant, asBuilt: config.asBuilt,
                                           resendRetry: config.resendRetry, ownSequence: sequence,
                                           idNumber: m.type.isNormal || !config.compactState ? nil : world.registry.idNumber(m.messageID),
                                           senderSlot: m.type.isNormal && config.compactState ? world.heldMemo.cachedSlot(of: m) : nil)
@@ -31,7 +31,7 @@ extension DeviceNode {
                     hold(msg)
                     ctx.log("handle \(label(msg)) from \(world.name(ofNode: msg.sender))")
                     guard let applied = assemble(msg, ctx) else { continue }   // a chunk of an incomplete object
-                    _ = applied.type == .update ? store.updateRemote(applied) : store.deleteRemote(applied)
+                    storeWrite(applied)
                     handled.append(applied)
                 case .askResend(let sender, let range):
                     if config.recovery.receiverAsks { sendResendRequest(to: sender, range: range, ctx) }
@@ -45,6 +45,16 @@ extension DeviceNode {
             }
         }
         return (handled, writes)
+    }
+
+    /// Applies a remote update or delete to the store: by the object's run-wide number (no
+    /// hashing of its id per device), or by id when `compactState` is off.
+    func storeWrite(_ m: GrouperMessage) {
+        if config.compactState {
+            _ = store.apply(m, objectNumber: world.heldMemo.objectNumber(of: m))
+        } else {
+            _ = m.type == .update ? store.updateRemote(m) : store.deleteRemote(m)
+        }
     }
 
     /// Looks up my normal messages in `range` and asks every server which are gone.

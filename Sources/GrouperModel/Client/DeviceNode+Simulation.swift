@@ -33,6 +33,10 @@ struct SimulatedDevice: DeviceContext {
         world.counters.add(kind, device: device, type: type, at: sim.now)
     }
 
+    func count(_ kind: CounterKind, type: MessageType, amount: Int) {
+        world.counters.add(kind, device: device, type: type, at: sim.now, amount)
+    }
+
     func recordTiming(_ timing: TransferTiming) { world.recordTiming(timing) }
 
     func internalFailure(_ text: String) { world.internalFailure(sim.now, device, text) }
