@@ -200,7 +200,13 @@ public struct DeliveryState: Sendable {
 
 /// At most two actions, inline (`DeliveryState.decide`): an ask, then an apply.
 struct DeliveryActions: Sequence {
-    private var first: DeliveryAction?, second: DeliveryAction?
+    private(set) var first: DeliveryAction?, second: DeliveryAction?
+
+    /// Whether the message was dropped as already handled (then that is the only action).
+    var isDuplicate: Bool {
+        if case .duplicate = first { return true }
+        return false
+    }
 
     init() {}
     init(_ a: DeliveryAction) { first = a }

@@ -96,4 +96,30 @@ import SimKernel
         #expect(memo.outcome(7, k: 2, fewer) == nil)
         #expect(memo.hits == 1 && memo.misses == 5)
     }
+
+    @Test func handledMessagesEqualAPlainList() {
+        var rng = Xoshiro256StarStar(seed: 1664)
+        for _ in 0..<1000 {
+            let given = (0..<Int(rng.next() % 6)).map {
+                RebuildFastPathTests.message(.update, sender: "s", sequence: $0 + 1, sendTime: 0, id: "m\($0)")
+            }
+            var handled = HandledMessages(given: given), reference: [GrouperMessage] = []
+            for m in given {
+                switch rng.next() % 4 {
+                case 0: continue                                   // dropped
+                case 1:                                            // replaced by an equal value in another box
+                    var other = m
+                    other.content = m.content
+                    handled.append(other)
+                    reference.append(other)
+                default:
+                    handled.append(m)
+                    reference.append(m)
+                }
+            }
+            let got = handled.messages
+            #expect(got == reference)
+            #expect(zip(got, reference).allSatisfy { GrouperMessage.sameStorage($0, $1) }, "the very values appended")
+        }
+    }
 }
