@@ -11,9 +11,9 @@ extension DeviceNode {
     /// with the secret's length and the join's work (not yet in `work`), or nil: dropped as
     /// corrupt (the join failed or the secret did not decode; `work` gains the join's work),
     /// or kept for a later round (`check`/`correct`). `bytes` gains the secret's length.
-    func rebuildMessage(_ n: Int32, at i: Dictionary<Int32, PartialMessage>.Index, work: inout SharingWork,
+    func rebuildMessage(_ n: Int32, at i: Int, work: inout SharingWork,
                         bytes: inout Int, _ ctx: some DeviceContext) -> RebuildMemo.Outcome? {
-        if config.rebuild == .firstK { return rebuildFirstK(n, partial.remove(at: i).value, work: &work, bytes: &bytes, ctx) }
+        if config.rebuild == .firstK { return rebuildFirstK(n, partial.remove(at: i), work: &work, bytes: &bytes, ctx) }
         let p = partial.values[i], before = work
         guard let secret = rebuildShares(n, p, work: &work, ctx) else { return nil }
         bytes += secret.count
@@ -54,7 +54,7 @@ extension DeviceNode {
         let shares = p.shares, mid = p.messageID
         if undecodable[n] == p.shareIDs { return nil }   // no new or replaced share since the last try
         guard let r = try? world.scheme.rebuild(shares, k: config.k, policy: config.rebuild) else {
-            partial[n] = nil
+            partial.remove(n)
             corrupt(mid, ctx)
             return nil
         }
@@ -70,7 +70,7 @@ extension DeviceNode {
             undecodable[n] = p.shareIDs
             return nil
         }
-        partial[n] = nil
+        partial.remove(n)
         undecodable[n] = nil
         if !r.badShares.isEmpty {
             ctx.count(.tamperCorrected, type: .update)

@@ -103,17 +103,12 @@ extension DeviceNode {
         serverDone(ctx)
     }
 
-    /// Adds share `s` of message number `number` from server `j` to its partial message: one
-    /// lookup in place (the `default:` subscript built a closure context, two allocations and
-    /// a copy of the share per share).
+    /// Adds share `s` of message number `number` from server `j` to its partial message, in
+    /// place (`PartialTable`: no `Hasher`, no copy of a new partial message into the table).
     func collect(_ s: ShareDownload, number: Int32, server j: Int) {
-        if let i = partial.index(forKey: number) {
-            partial.values[i].add(s, server: j)
-        } else {
-            var p = PartialMessage(messageID: s.messageID, servers: config.servers)
-            p.add(s, server: j)
-            partial[number] = p
-        }
+        let i = partial.index(of: number)
+            ?? partial.insert(number, PartialMessage(messageID: s.messageID, servers: config.servers))
+        partial[at: i].add(s, server: j)
     }
 
     func serverDone(_ ctx: some DeviceContext) {
@@ -144,11 +139,11 @@ extension DeviceNode {
         let candidates = readyCandidates(asBuiltJoin)
         out.reserveCapacity(candidates.count)
         for number in candidates {
-            guard let i = partial.index(forKey: number) else { continue }
+            guard let i = partial.index(of: number) else { continue }
             if !asBuiltJoin && rebuilt.contains(number) { partial.remove(at: i); continue }
             guard partial.values[i].count >= sharesToTry else {
                 if asBuiltJoin {  // forgets ids of messages below k: fetched again next round
-                    let p = partial.remove(at: i).value
+                    let p = partial.remove(at: i)
                     for (j, id) in p.shareIDs.enumerated() { if let id { seenShareIDs[j].remove(id) } }
                 }
                 continue
@@ -174,7 +169,7 @@ extension DeviceNode {
         defer { touched.removeAll(keepingCapacity: true) }
         var numbers: [Int32]
         if asBuiltJoin || !config.compactState {
-            numbers = Array(partial.keys)
+            numbers = partial.numbers
         } else {
             // Each number comes once per server that gave a share: drop repeats.
             numbers = []
@@ -187,7 +182,7 @@ extension DeviceNode {
         }
         guard numbers.count > 1 else { return numbers }
         // Message id order (distinct ids have distinct numbers, so no ties).
-        return StringOrder.sortedIndices(numbers.map { partial[$0]!.messageID }).map { numbers[$0] }
+        return StringOrder.sortedIndices(numbers.map { partial.values[partial.index(of: $0)!].messageID }).map { numbers[$0] }
     }
 
     /// A join that failed or did not decode (only possible with as-built's mixed polynomials).

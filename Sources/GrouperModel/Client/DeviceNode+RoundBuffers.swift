@@ -11,9 +11,7 @@ extension DeviceNode {
     func trimRoundBuffers() {
         if touched.capacity > Self.roundBufferSlack { touched = [] }
         if partial.capacity > 4 * Swift.max(Self.roundBufferSlack / 4, partial.count) {
-            var fresh = [Int32: PartialMessage](minimumCapacity: partial.count)
-            for (id, p) in partial { fresh[id] = p }
-            partial = fresh
+            partial = partial.compacted()
         }
     }
 }

@@ -82,7 +82,7 @@ final class DeviceNode: SimComponent {
     var nextRoundID = 1
     var seenShareIDs: [SeenShareIDs]
     /// Collected shares per message id number (`MessageRegistry`): one slot per server.
-    var partial: [Int32: PartialMessage] = [:]
+    var partial = PartialTable()
     /// Id numbers of the messages that received shares in the current round (only they can
     /// become ready).
     var touched: [Int32] = []
