@@ -50,16 +50,15 @@ extension UntrustedServer {
     }
 
     /// The visible shares among `ids`, in the order asked (unknown or invisible ids skipped).
-    /// The reply is allocated once for all ids (`compactMap` grew it one share at a time) and
-    /// holds each share's download built at its put.
-    func get(_ ids: [Int], group g: Int, user u: Int) -> [ShareDownload] {
-        var out: [ShareDownload] = []
-        out.reserveCapacity(ids.count)
+    /// The reply holds each share's download built at its put; one share needs no allocation
+    /// (`ShareDownloads`), more are allocated once.
+    func get(_ ids: [Int], group g: Int, user u: Int) -> ShareDownloads {
+        var out = ShareDownloads()
         for id in ids {
             guard let i = position(ofShare: id) else { continue }
             guard shares[i].group == g, shares[i].sender != u, shares[i].receiver == nil || shares[i].receiver == u
             else { continue }
-            out.append(shares[i].download)
+            out.append(shares[i].download, expected: ids.count)
         }
         return out
     }
