@@ -22,9 +22,12 @@ struct SimulatedDevice: DeviceContext {
 
     /// The request reaches the server when the network model says; the request timeout is
     /// delivered by the server side when it applies (see `ServerNode.serve`).
+    /// (The world is borrowed once: each access to the `unowned(unsafe)` field retains it.)
     func send(_ request: consuming ServerRequest, bytes: Int, to server: Int) {
-        let arrival = world.network.requestArrival(device: device, server: server, bytes: bytes, at: request.sentAt)
-        sim.schedule(.request(consume request), to: world.serverComponents[server], at: arrival)   // moved, not copied
+        Unmanaged.passUnretained(world)._withUnsafeGuaranteedRef { world in
+            let arrival = world.network.requestArrival(device: device, server: server, bytes: bytes, at: request.sentAt)
+            sim.schedule(.request(request), to: world.serverComponents[server], at: arrival)
+        }
     }
 
     func log(_ text: @autoclosure () -> String) { world.log(sim.now, device, text()) }
