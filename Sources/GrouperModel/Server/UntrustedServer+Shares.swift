@@ -28,8 +28,12 @@ extension UntrustedServer {
         return .success(.stored(uploads.count))
     }
 
-    /// Binary search in `shares` (sorted by id). O(log n).
+    /// Where share `id` is in `shares` (sorted by id): O(1) while no share was removed between
+    /// the first and `id` (ids are dense and sweeps remove from the front), else a binary search.
     func position(ofShare id: Int) -> Int? {
+        if let first = shares.first?.id, id - first >= 0 && id - first < shares.count && shares[id - first].id == id {
+            return id - first
+        }
         var lo = 0, hi = shares.count
         while lo < hi {
             let mid = (lo + hi) / 2
