@@ -91,9 +91,9 @@ extension UntrustedServer {
     public mutating func dropAllShares() {
         shares.removeAll()
         shareIDByMessage.removeAll()
-        for g in groupLists.indices where groupLists[g] != nil {
-            groupLists[g]!.ids.removeAll()
-            groupLists[g]!.head = 0
+        for g in groupLists.indices where groupLists[g].isBuilt {
+            groupLists[g].ids.removeAll()
+            groupLists[g].head = 0
         }
         for u in hiddenLists.indices where hiddenLists[u] != nil { hiddenLists[u] = HiddenShareIDs() }
     }
