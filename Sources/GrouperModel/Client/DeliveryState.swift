@@ -97,14 +97,24 @@ public struct DeliveryState: Sendable {
                                 asBuilt: AsBuiltSwitches, resendRetry: SimDuration, ownSequence: Int,
                                 idNumber: Int32? = nil, senderSlot: Int? = nil)
         -> [DeliveryAction] {
+        Array(decide(m, now: now, variant: variant, asBuilt: asBuilt, resendRetry: resendRetry, ownSequence: ownSequence,
+                     idNumber: idNumber, senderSlot: senderSlot))
+    }
+
+    /// `handle`'s actions kept inline (at most two: an ask before an apply), so handling a
+    /// message allocates no array.
+    mutating func decide(_ m: GrouperMessage, now: SimTime, variant: ProtocolVariant,
+                         asBuilt: AsBuiltSwitches, resendRetry: SimDuration, ownSequence: Int,
+                         idNumber: Int32? = nil, senderSlot: Int? = nil)
+        -> DeliveryActions {
         let checkDuplicates = !(variant == .asBuilt && asBuilt.noDuplicateCheck)
         if m.type.isNormal {
             // The sender's number once (from its slot: no hashing), then arrays.
             let s = number(m.sender, slot: senderSlot)
             let last = contiguousBy[s]
             let got = aboveBy[s]
-            if checkDuplicates && (m.sequence <= last || (got?.contains(m.sequence) ?? false)) { return [.duplicate(m)] }
-            var actions: [DeliveryAction] = []
+            if checkDuplicates && (m.sequence <= last || (got?.contains(m.sequence) ?? false)) { return DeliveryActions(.duplicate(m)) }
+            var actions = DeliveryActions()
             if variant.detectsGaps, m.sequence > last + 1,
                let ask = ask(s, from: last + 1, to: m.sequence - 1, now: now, retry: resendRetry) {
                 actions.append(ask)
@@ -118,21 +128,21 @@ public struct DeliveryState: Sendable {
             return actions
         }
         if checkDuplicates {
-            guard firstSight(m.messageID, idNumber) else { return [.duplicate(m)] }
+            guard firstSight(m.messageID, idNumber) else { return DeliveryActions(.duplicate(m)) }
         }
         switch m.type {
         case .confirm:
-            guard variant == .thesis || variant == .asBuilt, let maxSeq = Int(m.content) else { return [.none] }
+            guard variant == .thesis || variant == .asBuilt, let maxSeq = Int(m.content) else { return DeliveryActions(.none) }
             let base = (variant == .asBuilt && asBuilt.confirmComparesOwnSequence)
                 ? ownSequence : highestContiguous(from: m.sender)
             guard maxSeq > base, let a = ask(number(m.sender), from: base + 1, to: maxSeq, now: now, retry: resendRetry)
-            else { return [.none] }
-            return [a]
+            else { return DeliveryActions(.none) }
+            return DeliveryActions(a)
         case .resend:
-            guard variant != .noRecovery, let range = Self.parseRange(m.content) else { return [.none] }
-            return [.answerResend(requester: m.sender, range: range)]
+            guard variant != .noRecovery, let range = Self.parseRange(m.content) else { return DeliveryActions(.none) }
+            return DeliveryActions(.answerResend(requester: m.sender, range: range))
         case .update, .delete:
-            return [.none]
+            return DeliveryActions(.none)
         }
     }
 
@@ -186,4 +196,38 @@ public struct DeliveryState: Sendable {
     }
 
     public static func formatRange(_ r: ClosedRange<Int>) -> String { "\(r.lowerBound)-\(r.upperBound)" }
+}
+
+/// At most two actions, inline (`DeliveryState.decide`): an ask, then an apply.
+struct DeliveryActions: Sequence {
+    private(set) var first: DeliveryAction?, second: DeliveryAction?
+
+    /// Whether the message was dropped as already handled (then that is the only action).
+    var isDuplicate: Bool {
+        if case .duplicate = first { return true }
+        return false
+    }
+
+    init() {}
+    init(_ a: DeliveryAction) { first = a }
+
+    mutating func append(_ a: DeliveryAction) {
+        if first == nil { first = a } else {
+            precondition(second == nil, "at most two actions")
+            second = a
+        }
+    }
+
+    struct Iterator: IteratorProtocol {
+        fileprivate var rest: DeliveryActions
+        mutating func next() -> DeliveryAction? {
+            guard let a = rest.first else { return nil }
+            rest.first = rest.second
+            rest.second = nil
+            return a
+        }
+    }
+
+    func makeIterator() -> Iterator { Iterator(rest: self) }
+    var underestimatedCount: Int { first == nil ? 0 : second == nil ? 1 : 2 }
 }

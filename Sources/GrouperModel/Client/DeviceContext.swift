@@ -31,6 +31,9 @@ protocol DeviceContext {
     /// Adds one to the protocol counter `kind` for this device, a message of `type`, at the
     /// current time. The simulator keeps the run's counters (`GrouperSystem.counters`).
     func count(_ kind: CounterKind, type: MessageType)
+    /// Adds `amount` to the protocol counter `kind` (the same as `amount` calls of `count`): a
+    /// receive round counts its rebuilt messages once per type instead of once per message.
+    func count(_ kind: CounterKind, type: MessageType, amount: Int)
     /// Reports one finished upload or download round of this device (`GrouperSystem`'s timings).
     func recordTiming(_ timing: TransferTiming)
     /// Reports a failure of the client's own code (an operation that cannot fail on valid state
@@ -40,4 +43,10 @@ protocol DeviceContext {
     /// The context of another device, for the one face-to-face step: an invitation hands the
     /// invitee its keys and the held messages directly.
     func peer(_ device: Int) -> Self
+}
+
+extension DeviceContext {
+    func count(_ kind: CounterKind, type: MessageType, amount: Int) {
+        for _ in 0..<amount { count(kind, type: type) }
+    }
 }

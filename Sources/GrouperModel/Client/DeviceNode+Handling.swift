@@ -14,37 +14,52 @@ extension DeviceNode {
     /// Runs Algorithm 1 on each message in order; returns the messages handled (not dropped)
     /// and the number of store writes.
     func handleAll(_ messages: [GrouperMessage], _ ctx: some DeviceContext) -> ([GrouperMessage], Int) {
-        var handled: [GrouperMessage] = [], writes = 0
+        var handled = HandledMessages(given: messages), writes = 0
         for m in messages {
-            let actions = delivery.handle(m, now: ctx.now, variant: config.variant, asBuilt: config.asBuilt,
+            let actions = delivery.decide(m, now: ctx.now, variant: config.variant, asBuilt: config.asBuilt,
                                           resendRetry: config.resendRetry, ownSequence: sequence,
                                           idNumber: m.type.isNormal || !config.compactState ? nil : world.registry.idNumber(m.messageID),
                                           senderSlot: m.type.isNormal && config.compactState ? world.heldMemo.cachedSlot(of: m) : nil)
-            if !m.type.isNormal, !actions.contains(.duplicate(m)) {
+            if !m.type.isNormal, !actions.isDuplicate {
                 ctx.log("handle \(label(m)) from \(world.name(ofNode: m.sender))")
                 handled.append(m)
             }
-            for a in actions {
-                switch a {
-                case .apply(let msg):
-                    writes += 1
-                    hold(msg)
-                    ctx.log("handle \(label(msg)) from \(world.name(ofNode: msg.sender))")
-                    guard let applied = assemble(msg, ctx) else { continue }   // a chunk of an incomplete object
-                    _ = applied.type == .update ? store.updateRemote(applied) : store.deleteRemote(applied)
-                    handled.append(applied)
-                case .askResend(let sender, let range):
-                    if config.recovery.receiverAsks { sendResendRequest(to: sender, range: range, ctx) }
-                case .answerResend(let requester, let range):
-                    answerResend(requester: requester, range: range, ctx)
-                case .duplicate(let msg):
-                    ctx.count(.duplicatesDropped, type: msg.type)
-                case .none:
-                    break
-                }
-            }
+            // Each action in place (iterating the inline pair copied every action twice).
+            if let a = actions.first { perform(a, handled: &handled, writes: &writes, ctx) }
+            if let a = actions.second { perform(a, handled: &handled, writes: &writes, ctx) }
         }
-        return (handled, writes)
+        return (handled.messages, writes)
+    }
+
+    /// One of Algorithm 1's actions for a message.
+    private func perform(_ a: DeliveryAction, handled: inout HandledMessages, writes: inout Int, _ ctx: some DeviceContext) {
+        switch a {
+        case .apply(let msg):
+            writes += 1
+            hold(msg)
+            ctx.log("handle \(label(msg)) from \(world.name(ofNode: msg.sender))")
+            guard let applied = assemble(msg, ctx) else { return }   // a chunk of an incomplete object
+            storeWrite(applied)
+            handled.append(applied)
+        case .askResend(let sender, let range):
+            if config.recovery.receiverAsks { sendResendRequest(to: sender, range: range, ctx) }
+        case .answerResend(let requester, let range):
+            answerResend(requester: requester, range: range, ctx)
+        case .duplicate(let msg):
+            ctx.count(.duplicatesDropped, type: msg.type)
+        case .none:
+            break
+        }
+    }
+
+    /// Applies a remote update or delete to the store: by the object's run-wide number (no
+    /// hashing of its id per device), or by id when `compactState` is off.
+    func storeWrite(_ m: GrouperMessage) {
+        if config.compactState {
+            _ = store.apply(m, objectNumber: world.heldMemo.objectNumber(of: m))
+        } else {
+            _ = m.type == .update ? store.updateRemote(m) : store.deleteRemote(m)
+        }
     }
 
     /// Looks up my normal messages in `range` and asks every server which are gone.
@@ -110,4 +125,29 @@ extension DeviceNode {
         outbox.append(contentsOf: shared + own)  // one job each
         kickOutbox(ctx)
     }
+}
+
+/// The messages a round handled, in order. Usually exactly the messages it was given (none
+/// dropped as a duplicate, none replaced by its reassembled object), and then those are
+/// returned as they are instead of being copied into a new array.
+struct HandledMessages {
+    let given: [GrouperMessage]
+    /// While `built` is nil, the handled messages are `given[..<prefix]`.
+    private var prefix = 0
+    private var built: [GrouperMessage]?
+
+    init(given: [GrouperMessage]) { self.given = given }
+
+    mutating func append(_ m: GrouperMessage) {
+        if built == nil {
+            if prefix < given.count && GrouperMessage.sameStorage(given[prefix], m) {
+                prefix += 1
+                return
+            }
+            built = Array(given[..<prefix])
+        }
+        built!.append(m)
+    }
+
+    var messages: [GrouperMessage] { built ?? (prefix == given.count ? given : Array(given[..<prefix])) }
 }

@@ -7,17 +7,51 @@ extension DeviceNode {
     /// Shares a message needs before the receiver tries to rebuild it.
     var sharesToTry: Int { config.rebuild.minimumShares(k: config.k) }
 
-    /// The secret of message number `n` from its collected shares `p`, or nil: dropped as
-    /// corrupt (`first-k`, or malformed shares), or kept for a later round (`check`/`correct`).
-    /// Removes `n` from `partial` unless it is kept. `work` gains the join's work.
+    /// Message number `n` rebuilt from its collected shares (`partial.values[i]`) and decoded,
+    /// with the secret's length and the join's work (not yet in `work`), or nil: dropped as
+    /// corrupt (the join failed or the secret did not decode; `work` gains the join's work),
+    /// or kept for a later round (`check`/`correct`). `bytes` gains the secret's length.
+    func rebuildMessage(_ n: Int32, at i: Dictionary<Int32, PartialMessage>.Index, work: inout SharingWork,
+                        bytes: inout Int, _ ctx: some DeviceContext) -> RebuildMemo.Outcome? {
+        if config.rebuild == .firstK { return rebuildFirstK(n, partial.remove(at: i).value, work: &work, bytes: &bytes, ctx) }
+        let p = partial.values[i], before = work
+        guard let secret = rebuildShares(n, p, work: &work, ctx) else { return nil }
+        bytes += secret.count
+        guard let m = decode(secret, number: n) else {
+            corrupt(p.messageID, ctx)
+            return nil
+        }
+        defer { work = before }
+        return RebuildMemo.Outcome(message: m, secretCount: secret.count, work: work - before)
+    }
+
+    /// `first-k`: joins whatever shares `p` has (taken out of `partial`) and decodes the secret;
+    /// through the run's `RebuildMemo` when a device rebuilt the very same share buffers before.
+    private func rebuildFirstK(_ n: Int32, _ p: PartialMessage, work: inout SharingWork, bytes: inout Int,
+                               _ ctx: some DeviceContext) -> RebuildMemo.Outcome? {
+        let memo = config.compactState ? world.rebuilds : nil
+        if let o = memo?.outcome(n, k: config.k, p) {
+            bytes += o.secretCount
+            return o
+        }
+        let shares = p.shares
+        guard let (secret, w) = try? join(shares, number: n) else { corrupt(p.messageID, ctx); return nil }
+        bytes += secret.count
+        guard let m = decode(secret, number: n) else {
+            work = work + w
+            corrupt(p.messageID, ctx)
+            return nil
+        }
+        let o = RebuildMemo.Outcome(message: m, secretCount: secret.count, work: w)
+        memo?.record(n, k: config.k, shares: shares, o)
+        return o
+    }
+
+    /// `check`/`correct`: the secret of message number `n` from its collected shares `p`, or
+    /// nil: dropped as corrupt (malformed shares), or kept for a later round. Removes `n` from
+    /// `partial` unless it is kept. `work` gains the rebuild's work.
     func rebuildShares(_ n: Int32, _ p: PartialMessage, work: inout SharingWork, _ ctx: some DeviceContext) -> [UInt8]? {
         let shares = p.shares, mid = p.messageID
-        if config.rebuild == .firstK {
-            partial[n] = nil
-            guard let (secret, w) = try? join(shares, number: n) else { corrupt(mid, ctx); return nil }
-            work = work + w
-            return secret
-        }
         if undecodable[n] == p.shareIDs { return nil }   // no new or replaced share since the last try
         guard let r = try? world.scheme.rebuild(shares, k: config.k, policy: config.rebuild) else {
             partial[n] = nil

@@ -28,12 +28,36 @@ struct PartialMessage: Sendable {
     var shareIDs: [Int?] { slots.map { $0?.id } }
 }
 
-/// One `receiveWithCompletion`: list every server, get unseen shares, rebuild, handle.
+/// Messages per type, reported to a counter once per type at the end of a round instead of
+/// once per message (a counter update hashes its key).
+struct TypeTally {
+    private var update = 0, delete = 0, confirm = 0, resend = 0
+
+    mutating func add(_ type: MessageType) {
+        switch type {
+        case .update: update += 1
+        case .delete: delete += 1
+        case .confirm: confirm += 1
+        case .resend: resend += 1
+        }
+    }
+
+    /// Adds each type's tally to counter `kind`.
+    func report(_ kind: CounterKind, _ ctx: some DeviceContext) {
+        if update > 0 { ctx.count(kind, type: .update, amount: update) }
+        if delete > 0 { ctx.count(kind, type: .delete, amount: delete) }
+        if confirm > 0 { ctx.count(kind, type: .confirm, amount: confirm) }
+        if resend > 0 { ctx.count(kind, type: .resend, amount: resend) }
+    }
+}
+
+/// One `receiveWithCompletion`: list every server, get unseen shares, rebuild, handle. Plain
+/// numbers only (the handled messages wait in `DeviceNode.roundHandled`), so looking at the
+/// round, copying it or dropping it retains and releases nothing.
 struct ReceiveRound: Sendable {
     let id: Int
     let start: SimTime
     var waiting: Int
-    var handled: [GrouperMessage] = []
     var rebuilt = 0
     var syncTime = SimDuration.zero
     var sharingTime = SimDuration.zero
@@ -106,7 +130,7 @@ extension DeviceNode {
         trimRoundBuffers()
         r.rebuilt = messages.count
         let (handled, storeWrites) = handleAll(order(messages), ctx)
-        r.handled = handled
+        roundHandled = handled
         r.sharingTime = config.device.sharingTime(work)
         r.syncTime = config.device.syncTime(jsonBytes: decodedBytes, storeWrites: storeWrites)
         round = r
@@ -116,31 +140,28 @@ extension DeviceNode {
 
     func rebuildReady(_ ctx: some DeviceContext) -> ([GrouperMessage], SharingWork, Int) {
         let asBuiltJoin = config.variant == .asBuilt && config.asBuilt.joinAllCollectedShares
-        var out: [GrouperMessage] = [], work = SharingWork(), bytes = 0
-        for number in readyCandidates(asBuiltJoin) {
-            guard let p = partial[number] else { continue }
-            if !asBuiltJoin && rebuilt.contains(number) { partial[number] = nil; continue }
-            guard p.count >= sharesToTry else {
+        var out: [GrouperMessage] = [], work = SharingWork(), bytes = 0, tally = TypeTally()
+        let candidates = readyCandidates(asBuiltJoin)
+        out.reserveCapacity(candidates.count)
+        for number in candidates {
+            guard let i = partial.index(forKey: number) else { continue }
+            if !asBuiltJoin && rebuilt.contains(number) { partial.remove(at: i); continue }
+            guard partial.values[i].count >= sharesToTry else {
                 if asBuiltJoin {  // forgets ids of messages below k: fetched again next round
+                    let p = partial.remove(at: i).value
                     for (j, id) in p.shareIDs.enumerated() { if let id { seenShareIDs[j].remove(id) } }
-                    partial[number] = nil
                 }
                 continue
             }
-            let before = work
-            guard let secret = rebuildShares(number, p, work: &work, ctx) else { continue }
-            bytes += secret.count
-            guard let m = decode(secret, number: number) else {
-                corrupt(p.messageID, ctx)
-                continue
-            }
-            bytes += costedBytes(m)
-            work = before + costedWork(m, realBytes: secret.count, work - before)
-            checkGenuine(m, ctx)
+            guard let r = rebuildMessage(number, at: i, work: &work, bytes: &bytes, ctx) else { continue }
+            bytes += costedBytes(r.message)
+            work = work + costedWork(r.message, realBytes: r.secretCount, r.work)
+            checkGenuine(r.message, ctx)
             rebuilt.insert(number)
-            ctx.count(.messagesRebuilt, type: m.type)
-            out.append(m)
+            tally.add(r.message.type)
+            out.append(r.message)
         }
+        tally.report(.messagesRebuilt, ctx)
         return (out, work, bytes)
     }
 
@@ -166,7 +187,7 @@ extension DeviceNode {
         }
         guard numbers.count > 1 else { return numbers }
         // Message id order (distinct ids have distinct numbers, so no ties).
-        return numbers.map { (partial[$0]!.messageID, $0) }.sorted { $0.0 < $1.0 }.map(\.1)
+        return StringOrder.sortedIndices(numbers.map { partial[$0]!.messageID }).map { numbers[$0] }
     }
 
     /// A join that failed or did not decode (only possible with as-built's mixed polynomials).
@@ -188,6 +209,10 @@ extension DeviceNode {
     /// as-built (rank of message id) — where a rank is a string's place among the batch's
     /// strings, so comparing ranks compares the strings.
     static func handlingOrder(_ ms: [GrouperMessage], asBuilt: Bool) -> [Int] {
+        if ms.count == 2 {   // the stable sort of two, without the keys' arrays
+            let swap = asBuilt ? ms[1].messageID < ms[0].messageID : handledBefore(ms[1], ms[0])
+            return swap ? [1, 0] : [0, 1]
+        }
         let normal = ms.map { !asBuilt && $0.type.isNormal }
         let rank = denseRanks(ms.indices.map { normal[$0] ? ms[$0].sender : ms[$0].messageID })
         var keys = ms.indices.map { i -> (Int64, Int64, Int64, Int) in
@@ -200,7 +225,7 @@ extension DeviceNode {
 
     /// For each string its rank among the distinct strings of `names` in string order.
     static func denseRanks(_ names: [String]) -> [Int64] {
-        let byName = names.indices.sorted { names[$0] < names[$1] }
+        let byName = StringOrder.sortedIndices(names)
         var rank = [Int64](repeating: 0, count: names.count), r: Int64 = -1
         for (n, i) in byName.enumerated() {
             if n == 0 || names[byName[n - 1]] != names[i] { r += 1 }
@@ -223,7 +248,9 @@ extension DeviceNode {
         ctx.recordTiming(TransferTiming(direction: .download, device: index, messages: r.rebuilt,
                                           start: r.start, end: ctx.now, dataSync: r.syncTime,
                                           secretSharing: r.sharingTime, network: r.networkTime, succeeded: true))
-        if !r.handled.isEmpty { onReceive?(index, r.handled) }
+        let handled = roundHandled
+        roundHandled = []
+        if !handled.isEmpty { onReceive?(index, handled) }
         if config.variant == .asBuilt && config.asBuilt.confirmAfterReceiveOncePerTTL && config.confirm.period != nil,
            lastConfirmAt.map({ ctx.now - $0 >= config.ttl }) ?? true {
             senderConfirm(ctx)

@@ -41,9 +41,13 @@ struct SimulatedDevice: DeviceContext {
 
     func log(_ text: @autoclosure () -> String) { world.log(sim.now, device, text()) }
 
-    func count(_ kind: CounterKind, type: MessageType) {
+    func count(_ kind: CounterKind, type: MessageType) { count(kind, type: type, amount: 1) }
+
+    func count(_ kind: CounterKind, type: MessageType, amount: Int) {
         let now = sim.now
-        Unmanaged.passUnretained(world)._withUnsafeGuaranteedRef { $0.counters.add(kind, device: device, type: type, at: now) }
+        Unmanaged.passUnretained(world)._withUnsafeGuaranteedRef {
+            $0.counters.add(kind, device: device, type: type, at: now, amount)
+        }
     }
 
     func recordTiming(_ timing: TransferTiming) {

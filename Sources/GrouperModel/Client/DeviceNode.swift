@@ -76,6 +76,8 @@ final class DeviceNode: SimComponent {
 
     // Receiver.
     var round: ReceiveRound?
+    /// The messages the current round handled, from its processing until it ends.
+    var roundHandled: [GrouperMessage] = []
     var roundAgain = false
     var nextRoundID = 1
     var seenShareIDs: [SeenShareIDs]
@@ -89,7 +91,7 @@ final class DeviceNode: SimComponent {
     /// `check`/`correct`: messages whose shares disagreed, with the share ids last tried.
     var undecodable: [Int32: [Int?]] = [:]
     var delivery = DeliveryState()
-    var store: any SyncPlugin = NewestVersionWinsStore()
+    var store = NewestVersionWinsStore()
     /// Every normal message held (received or sent), by sender then sequence: handed to invitees.
     var held = HeldMessages()
     /// Chunks of objects not complete yet (`ChunkingConfig`).

@@ -52,7 +52,7 @@ extension DeviceNode {
     /// yet; with an encrypted store, none (the key is in the key store, not on the flash).
     var plaintextBytesAtRest: Int {
         guard config.deviceStore.atRest == .plain else { return 0 }
-        let live = store.entries.values.reduce(0) { sum, e in
+        let live = store.storedObjects.reduce(0) { sum, e in
             guard let c = e.content else { return sum }
             return sum + (ChunkRecord.objectSize(c) ?? c.utf8.count)
         }

@@ -1,7 +1,8 @@
 /// What `DeviceNode.hold` needs of a message — its registry handle and its sender's slot in
-/// `HeldIndex` — remembered for recently held message values, so that the hundred devices
-/// holding the same rebuilt message (one shared value from `DecodedMessageCache`) hash its id
-/// and sender once instead of a hundred times.
+/// `HeldIndex` — and what the store write after it needs — its object id's run-wide number —
+/// remembered for recently held message values, so that the hundred devices holding the same
+/// rebuilt message (one shared value from `DecodedMessageCache`) hash its id, sender and
+/// object id once instead of a hundred times.
 ///
 /// Direct-mapped on the identity of the message's storage box. An entry keeps its message
 /// alive, so a box address is never reused while an entry names it; a hit requires the very
@@ -12,10 +13,15 @@ final class HeldMemo {
         var message: GrouperMessage?
         var handle: Int32 = -1
         var slot = -1
+        /// The object id's number (`objectNumber(of:)`; -1: not asked yet).
+        var object: Int32 = -1
     }
 
     static let size = 1024
     private var entries = [Entry](repeating: Entry(), count: size)
+    /// Run-wide dense numbers of object ids, in order of first use (only grows: one entry per
+    /// object id of the run).
+    private var objectNumbers: [String: Int32] = [:]
 
     /// `index.slot(of: m.sender)` if an entry remembers this very message box, else nil
     /// (nothing is interned or assigned here).
@@ -32,5 +38,21 @@ final class HeldMemo {
         let e = Entry(message: m, handle: registry.intern(m), slot: index.slot(of: m.sender))
         entries[i] = e
         return (e.handle, e.slot)
+    }
+
+    /// The run-wide number of `m.objectID` (`NewestVersionWinsStore.apply`): the same id
+    /// always gets the same number; remembered with the message's entry when it has one.
+    func objectNumber(of m: GrouperMessage) -> Int32 {
+        let i = m.storageHash & (Self.size - 1)
+        guard let old = entries[i].message, GrouperMessage.sameStorage(old, m) else { return number(ofObject: m.objectID) }
+        if entries[i].object < 0 { entries[i].object = number(ofObject: m.objectID) }
+        return entries[i].object
+    }
+
+    private func number(ofObject id: String) -> Int32 {
+        if let n = objectNumbers[id] { return n }
+        let n = Int32(objectNumbers.count)
+        objectNumbers[id] = n
+        return n
     }
 }

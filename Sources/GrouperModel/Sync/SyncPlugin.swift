@@ -39,9 +39,25 @@ public protocol SyncPlugin: Sendable {
 
 /// The default store: newest version wins (the Sync framework's model), tombstones kept so a
 /// late older update cannot resurrect a deleted object.
+///
+/// Objects live in arrays by a local slot (order of first write); a table finds an object id's
+/// slot. A caller that numbers object ids densely for the whole run (`write(_:number:_:)`: the
+/// device, through `HeldMemo`) finds the slot by that number instead, so a write hashes no
+/// object id; both ways reach the same slot, so they can be mixed freely.
 public struct NewestVersionWinsStore: SyncPlugin {
-    public private(set) var entries: [String: StoredObject] = [:]
+    private var ids: [String] = []
+    private var objects: [StoredObject] = []
+    private var slotOfID: [String: Int] = [:]
+    /// Run-wide object number → local slot + 1 (0: not written under that number yet).
+    private var slotOfNumber: [Int32] = []
+
     public init() {}
+
+    /// Every entry including tombstones, by object id.
+    public var entries: [String: StoredObject] { Dictionary(uniqueKeysWithValues: zip(ids, objects)) }
+
+    /// Every entry including tombstones, in the order objects were first written.
+    var storedObjects: [StoredObject] { objects }
 
     public func marshall(objectID: String, size: Int, updater: String, time: Int64) -> String {
         Self.marshalled(objectID: objectID, size: size, updater: updater, time: time)
@@ -63,17 +79,48 @@ public struct NewestVersionWinsStore: SyncPlugin {
         write(m.objectID, StoredObject(version: ObjectVersion(of: m), content: nil))
     }
 
+    /// `updateRemote` (`deleteRemote` when `m` is a delete) of a message whose object id has
+    /// run-wide number `number` (the same id always has the same number).
+    mutating func apply(_ m: GrouperMessage, objectNumber number: Int32) -> Bool {
+        let new = StoredObject(version: ObjectVersion(of: m), content: m.type == .update ? m.content : nil)
+        return write(slot: slot(m.objectID, number: number), new)
+    }
+
     mutating func write(_ id: String, _ new: StoredObject) -> Bool {
-        if let i = entries.index(forKey: id) {   // one lookup for the check and the write
-            if entries.values[i].version >= new.version { return false }
-            entries.values[i] = new
+        write(slot: slot(id), new)
+    }
+
+    private mutating func write(slot i: Int, _ new: StoredObject) -> Bool {
+        if i == objects.count {
+            objects.append(new)
             return true
         }
-        entries[id] = new
+        if objects[i].version >= new.version { return false }
+        objects[i] = new
         return true
     }
 
+    /// The slot of object `id`; `objects.count` (with `id` recorded there) if it is new.
+    private mutating func slot(_ id: String) -> Int {
+        if let i = slotOfID[id] { return i }
+        slotOfID[id] = ids.count
+        ids.append(id)
+        return ids.count - 1
+    }
+
+    /// `slot(id)` found by the object's run-wide number when it was written under it before.
+    private mutating func slot(_ id: String, number: Int32) -> Int {
+        let n = Int(number)
+        if n < slotOfNumber.count, slotOfNumber[n] > 0 { return Int(slotOfNumber[n]) - 1 }
+        let i = slot(id)
+        if n >= slotOfNumber.count { slotOfNumber.append(contentsOf: repeatElement(0, count: n + 1 - slotOfNumber.count)) }
+        slotOfNumber[n] = Int32(i + 1)
+        return i
+    }
+
     public var liveObjects: [String: String] {
-        entries.compactMapValues(\.content)
+        var out: [String: String] = [:]
+        for (i, id) in ids.enumerated() { if let c = objects[i].content { out[id] = c } }
+        return out
     }
 }

@@ -61,6 +61,8 @@ final class World {
     let decoded = DecodedMessageCache()
     /// Joins of rebuilt messages' shares, shared by the devices (speed only).
     let joins = JoinMemo()
+    /// `first-k` rebuilds of messages from the same share buffers, shared by the devices (speed only).
+    let rebuilds = RebuildMemo()
     var log: [ProtocolLogEntry] = []
     var logEnabled = true
     /// Every timing record while `keepTimings` (else only `timingStats`).

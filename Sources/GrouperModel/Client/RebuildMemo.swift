@@ -1,0 +1,81 @@
+/// The `first-k` rebuilds of recently rebuilt messages — the decoded message, the secret's
+/// length and the join's work — shared by every device of a run.
+///
+/// The receivers of a message download the very same share buffers from the servers (a
+/// download hands out the stored bytes, not a copy), and a join followed by a decode is a pure
+/// function of the shares given. So when a device has, for a message, exactly the buffers a
+/// device rebuilt it from before (same storage, same order), the outcome is that device's; the
+/// memo skips building the share list, the join's checks and memo, and the decode cache's byte
+/// comparison. Any other share set (a tampered, stale or garbled share is another buffer, and
+/// so is a share a server sent again) misses and is rebuilt on its own. Only rebuilds that
+/// joined and decoded are kept. An entry keeps its buffers alive, so a buffer's address is
+/// never reused while an entry names it.
+///
+/// Direct-mapped on the message's dense id number with a fixed number of slots, so memory does
+/// not grow with the run. Lookups change only speed, never a result. Single-threaded, one per run.
+final class RebuildMemo {
+    /// What a rebuild gave: the message, the rebuilt secret's length, the join's work. A class,
+    /// so handing one around retains one reference instead of copying its fields.
+    final class Outcome: Sendable {
+        let message: GrouperMessage
+        let secretCount: Int
+        let work: SharingWork
+
+        init(message: GrouperMessage, secretCount: Int, work: SharingWork) {
+            self.message = message; self.secretCount = secretCount; self.work = work
+        }
+    }
+
+    private struct Slot {
+        var number: Int32 = -1
+        var k = 0
+        var shares: [[UInt8]] = []
+        var outcome: Outcome?
+    }
+
+    static let slotCount = 1024
+    private var slots = [Slot](repeating: Slot(), count: slotCount)
+    private(set) var hits = 0
+    private(set) var misses = 0
+
+    /// The outcome recorded for message `number` rebuilt with threshold `k` from exactly the
+    /// share buffers of `p` (in server order), or nil.
+    func outcome(_ number: Int32, k: Int, _ p: PartialMessage) -> Outcome? {
+        let i = Int(number) & (Self.slotCount - 1)
+        guard slots[i].number == number, slots[i].k == k, let o = slots[i].outcome,
+              p.hasExactly(slots[i].shares) else {
+            misses += 1
+            return nil
+        }
+        hits += 1
+        return o
+    }
+
+    /// Records that `shares` (in server order) of message `number` rebuilt to `outcome`.
+    func record(_ number: Int32, k: Int, shares: [[UInt8]], _ outcome: Outcome) {
+        slots[Int(number) & (Self.slotCount - 1)] = Slot(number: number, k: k, shares: shares, outcome: outcome)
+    }
+}
+
+/// Whether two byte arrays are the very same buffer (then they hold the same bytes).
+enum ShareBuffers {
+    static func identical(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        guard a.count == b.count else { return false }
+        if a.isEmpty { return true }
+        return a.withUnsafeBufferPointer { pa in b.withUnsafeBufferPointer { pb in pa.baseAddress == pb.baseAddress } }
+    }
+}
+
+extension PartialMessage {
+    /// Whether the collected shares, in server order, are the buffers `shares`.
+    func hasExactly(_ shares: [[UInt8]]) -> Bool {
+        guard count == shares.count else { return false }
+        var i = 0
+        for j in slots.indices {
+            guard let slot = slots[j] else { continue }
+            if !ShareBuffers.identical(slot.share, shares[i]) { return false }
+            i += 1
+        }
+        return true
+    }
+}
