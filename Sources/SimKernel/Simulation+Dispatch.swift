@@ -19,9 +19,13 @@
 
 extension SimComponent {
     /// Calls `handle` on `object`, which must be an instance of `Self` kept alive by its
-    /// simulation (see `ComponentEntry`).
+    /// simulation (see `ComponentEntry`), handing it the event. A closure cannot consume a
+    /// captured parameter, so the event is moved into an optional and taken out inside.
     @inlinable @inline(__always)
-    static func deliver(_ event: Event, to object: Unmanaged<AnyObject>, in sim: Simulation<Event>) {
-        object._withUnsafeGuaranteedRef { unsafeDowncast($0, to: Self.self).handle(event, in: sim) }
+    static func deliver(_ event: consuming Event, to object: Unmanaged<AnyObject>, in sim: Simulation<Event>) {
+        var owned: Event? = consume event
+        object._withUnsafeGuaranteedRef {
+            unsafeDowncast($0, to: Self.self).handle(owned.take().unsafelyUnwrapped, in: sim)
+        }
     }
 }

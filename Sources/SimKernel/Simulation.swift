@@ -14,8 +14,11 @@ public protocol SimComponent<Event>: AnyObject {
     associatedtype Event
     /// Stable name: labels traces and seeds this component's RNG stream.
     var name: String { get }
-    /// Handles one event at `sim.now`.
-    func handle(_ event: Event, in sim: Simulation<Event>)
+    /// Handles one event at `sim.now`. The event is handed over (`consuming`): the kernel
+    /// keeps no copy, so a handler declared `consuming` may keep its payload without copying
+    /// it; a handler with a plain parameter satisfies this too (it borrows the event, which
+    /// is destroyed after it returns).
+    func handle(_ event: consuming Event, in sim: Simulation<Event>)
 }
 
 /// The single-threaded discrete-event loop.
@@ -110,7 +113,7 @@ public final class Simulation<Event> {
         _eventStreamHash.mix(time: time.nanoseconds, seq: handle.seq, target: delivery.target.index)
         if let sink = trace { traceDelivery(sink, seq: handle.seq, target: delivery.target, event: delivery.event) }
         let entry = entries[Int(delivery.target.index)]
-        entry.type.deliver(delivery.event, to: entry.object, in: self)
+        entry.type.deliver((consume delivery).event, to: entry.object, in: self)   // handed over
         return true
     }
 

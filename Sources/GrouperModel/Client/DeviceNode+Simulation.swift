@@ -10,34 +10,49 @@ struct SimulatedDevice: DeviceContext {
 
     var now: SimTime { sim.now }
 
+    // The world is borrowed (`_withUnsafeGuaranteedRef`) where this context is used on every
+    // request or round: each access to the `unowned(unsafe)` field in an access region of its
+    // own retains and releases it.
+    var component: ComponentID {
+        Unmanaged.passUnretained(world)._withUnsafeGuaranteedRef { $0.deviceComponents[device] }
+    }
+
     func schedule(_ event: consuming GrouperEvent, at time: SimTime) {
-        sim.schedule(event, to: world.deviceComponents[device], at: time)
+        sim.schedule(event, to: component, at: time)
     }
 
     func schedule(_ event: consuming GrouperEvent, after delay: SimDuration) {
-        sim.schedule(event, to: world.deviceComponents[device], after: delay)
+        sim.schedule(event, to: component, after: delay)
     }
 
-    func useCPU(_ work: SimDuration) -> SimTime { world.cpu.use(device: device, work, now: sim.now) }
+    func useCPU(_ work: SimDuration) -> SimTime {
+        let now = sim.now
+        return Unmanaged.passUnretained(world)._withUnsafeGuaranteedRef { $0.cpu.use(device: device, work, now: now) }
+    }
 
     /// The request reaches the server when the network model says; the request timeout is
     /// delivered by the server side when it applies (see `ServerNode.serve`).
     func send(_ request: consuming ServerRequest, bytes: Int, to server: Int) {
-        let arrival = world.network.requestArrival(device: device, server: server, bytes: bytes, at: request.sentAt)
-        sim.schedule(.request(consume request), to: world.serverComponents[server], at: arrival)   // moved, not copied
+        Unmanaged.passUnretained(world)._withUnsafeGuaranteedRef { world in
+            let arrival = world.network.requestArrival(device: device, server: server, bytes: bytes, at: request.sentAt)
+            sim.schedule(.request(request), to: world.serverComponents[server], at: arrival)
+        }
     }
 
     func log(_ text: @autoclosure () -> String) { world.log(sim.now, device, text()) }
 
-    func count(_ kind: CounterKind, type: MessageType) {
-        world.counters.add(kind, device: device, type: type, at: sim.now)
-    }
+    func count(_ kind: CounterKind, type: MessageType) { count(kind, type: type, amount: 1) }
 
     func count(_ kind: CounterKind, type: MessageType, amount: Int) {
-        world.counters.add(kind, device: device, type: type, at: sim.now, amount)
+        let now = sim.now
+        Unmanaged.passUnretained(world)._withUnsafeGuaranteedRef {
+            $0.counters.add(kind, device: device, type: type, at: now, amount)
+        }
     }
 
-    func recordTiming(_ timing: TransferTiming) { world.recordTiming(timing) }
+    func recordTiming(_ timing: TransferTiming) {
+        Unmanaged.passUnretained(world)._withUnsafeGuaranteedRef { $0.recordTiming(timing) }
+    }
 
     func internalFailure(_ text: String) { world.internalFailure(sim.now, device, text) }
 

@@ -82,11 +82,16 @@ enum WireSize {
         guard case .success(let r) = outcome else { return 80 }
         return switch r {
         case .shareIDs(let ids): 2 + ids.count * 8
-        case .shares(let ss): ss.reduce(2) { $0 + shareText($1.share.count, scheme: scheme) + 140 }
+        case .shares(let ss): shares(ss, scheme: scheme)
         case .missing(let ids): 2 + ids.count * 40
         case .notified(let ns): 20 + ns.count * 40
         default: 60
         }
+    }
+
+    /// A `transfer/get` reply carrying `ss`.
+    static func shares(_ ss: ShareDownloads, scheme: SharingSchemeKind) -> Int {
+        ss.reduce(2) { $0 + shareText($1.share.count, scheme: scheme) + 140 }
     }
 
     /// Shares a request or response carries (for server processing time).

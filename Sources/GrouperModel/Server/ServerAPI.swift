@@ -82,7 +82,7 @@ public enum ServerReply: Equatable, Sendable {
     case state(String)
     case stored(Int)
     case shareIDs(ShareIDList)
-    case shares([ShareDownload])
+    case shares(ShareDownloads)
     case missing([String])
     /// Receivers the notification went to (node ids, sorted); the server pushes them.
     case notified([String])

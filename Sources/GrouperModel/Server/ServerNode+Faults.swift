@@ -66,7 +66,7 @@ extension ServerNode {
                 if hits(tamper, shareID: s.shareID, salt: 3) { out.share = tampered(out.share, messageID: s.messageID) }
                 return out
             }
-            return .success(.shares(served))
+            return .success(.shares(ShareDownloads(served)))
         default: return result
         }
     }

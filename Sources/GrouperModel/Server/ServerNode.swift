@@ -26,6 +26,8 @@ final class ServerNode: SimComponent {
     var coalitionHeld: [String]?
     /// Shares a `keep` server served or held past TTL + sweep period.
     var keptPastTTL = 0
+    /// Devices of the nodes a requester's last multicast notification went to.
+    var pushMemo = PushMemo()
 
     init(index: Int, world: World, rng: Xoshiro256StarStar) {
         self.index = index
@@ -35,9 +37,15 @@ final class ServerNode: SimComponent {
         server.incrementalLists = world.config.compactState
     }
 
+    /// Handles `event` with the world borrowed once: each access to the `unowned(unsafe)`
+    /// field loads a strong copy (a retain/release pair per access region).
     func handle(_ event: GrouperEvent, in sim: Simulation<GrouperEvent>) {
+        Unmanaged.passUnretained(world)._withUnsafeGuaranteedRef { handle(event, sim, in: $0) }
+    }
+
+    func handle(_ event: GrouperEvent, _ sim: Simulation<GrouperEvent>, in world: World) {
         switch event {
-        case .request(let r): serve(r, sim)
+        case .request(let r): serve(r, sim, in: world)
         case .sweep:
             // A refusing or blackholed server is unreachable, not stopped: its deletion job
             // runs on (docs/protocol.md), so the TTL holds on every server, up or down.
@@ -67,7 +75,7 @@ final class ServerNode: SimComponent {
         state == .up ? server.handle(r, now: now) : nil
     }
 
-    func serve(_ r: ServerRequest, _ sim: Simulation<GrouperEvent>) {
+    func serve(_ r: ServerRequest, _ sim: Simulation<GrouperEvent>, in world: World) {
         let device = world.deviceComponents[r.device]
         let deadline = r.sentAt + world.config.requestTimeout
         // A blackholed request's time-out is scheduled here, instead of a timer per request on
@@ -77,24 +85,38 @@ final class ServerNode: SimComponent {
             return
         }
         let result = respond(r, now: sim.now)
-        checkTTL(result, now: sim.now)
         let done = sim.now + world.config.server.processingTime(shares: WireSize.shareCount(r.call))
-        if case .success(.notified(let nodes)) = result { push(nodes, at: done, sim) }
-        let bytes = WireSize.response(result, scheme: world.config.scheme) + world.costedWireBytes(result)
+        let bytes = answered(result, device: r.device, at: done, sim, in: world)
         let arrival = world.network.responseArrival(device: r.device, server: index, bytes: bytes, at: done)
-        let outcome: RequestOutcome = switch result {
-        case .success(let reply): .reply(reply)
-        case .failure(let e): .error(e)
-        }
         let a = RequestAnswer.served(arrival: arrival, deadline: deadline, now: sim.now)
-        sim.schedule(.response(requestID: r.requestID, outcome: a.timedOut ? .timedOut : outcome), to: device, at: a.at)
+        sim.schedule(.response(requestID: r.requestID, outcome: a.timedOut ? .timedOut : RequestOutcome(consume result)),
+                     to: device, at: a.at)
     }
 
-    func push(_ nodes: [String], at time: SimTime, _ sim: Simulation<GrouperEvent>) {
-        for node in nodes {
-            guard let d = world.deviceByNode[node] else { continue }
-            sim.schedule(.push, to: world.deviceComponents[d],
-                         at: time + .nanoseconds(world.config.network.pushLatencyNanos))
+    /// What a served request's answer sets off, in one pass over the result (borrowed, so no
+    /// reply payload is copied): the TTL check of the shares served, the pushes of a
+    /// notification; returns the answer's wire bytes.
+    func answered(_ result: borrowing Result<ServerReply, ServerError>, device: Int, at done: SimTime,
+                  _ sim: Simulation<GrouperEvent>, in world: World) -> Int {
+        switch result {
+        case .success(.shares(let ss)):
+            checkTTL(ss, now: sim.now)
+            return WireSize.shares(ss, scheme: world.config.scheme) + world.costedWireBytes(result)
+        case .success(.notified(let nodes)):
+            push(nodes, from: device, at: done, sim, in: world)
+            return WireSize.response(result, scheme: world.config.scheme)
+        default:
+            return WireSize.response(result, scheme: world.config.scheme)
+        }
+    }
+
+    /// Schedules a push to each notified node's device. The devices of a requester's last
+    /// multicast are kept (`PushMemo`): the next one from it usually names the same nodes.
+    func push(_ nodes: [String], from requester: Int, at time: SimTime, _ sim: Simulation<GrouperEvent>,
+              in world: World) {
+        let at = time + .nanoseconds(world.config.network.pushLatencyNanos)
+        for d in pushMemo.devices(of: nodes, from: requester, world.deviceByNode) {
+            sim.schedule(.push, to: world.deviceComponents[d], at: at)
         }
     }
 
@@ -108,12 +130,21 @@ final class ServerNode: SimComponent {
     }
 
     /// TTL honoured: a share served must not be older than TTL + sweep period.
-    func checkTTL(_ result: Result<ServerReply, ServerError>, now: SimTime) {
-        guard case .success(.shares(let ss)) = result else { return }
+    func checkTTL(_ ss: ShareDownloads, now: SimTime) {
         let limit = world.config.ttl + world.config.sweepPeriod
         for s in ss where now - s.saveAt > limit {
             ttlViolation("server \(index) served share \(s.shareID) of message \(s.messageID) "
                 + "saved at \(s.saveAt) at \(now), older than TTL + sweep period \(limit)")
+        }
+    }
+}
+
+extension RequestOutcome {
+    /// A served request's result as the device sees it.
+    init(_ result: consuming Result<ServerReply, ServerError>) {
+        switch consume result {
+        case .success(let reply): self = .reply(reply)
+        case .failure(let e): self = .error(e)
         }
     }
 }

@@ -7,6 +7,8 @@
 /// a group, save times grow with ids) advance `head`; any other removal bumps `generation`
 /// (see `ShareIDList`).
 struct GroupShareList: Sendable {
+    /// False until a member's first list builds it (until then `ids` is empty and not kept up to date).
+    var isBuilt = false
     var ids: [Int] = []
     var head = 0
     var generation: UInt64 = 0
@@ -75,19 +77,19 @@ extension UntrustedServer {
     /// `incrementalLists` is off.
     mutating func listShareIDs(group g: Int, user u: Int) -> ShareIDList {
         guard incrementalLists else { return ShareIDList(visibleShareIDs(group: g, user: u)) }
-        if g >= groupLists.count { groupLists.append(contentsOf: repeatElement(nil, count: g + 1 - groupLists.count)) }
+        if g >= groupLists.count { groupLists.append(contentsOf: repeatElement(GroupShareList(), count: g + 1 - groupLists.count)) }
         if u >= hiddenLists.count { hiddenLists.append(contentsOf: repeatElement(nil, count: u + 1 - hiddenLists.count)) }
-        if groupLists[g] == nil { groupLists[g] = GroupShareList(ids: shares.filter { $0.group == g }.map(\.id)) }
+        if !groupLists[g].isBuilt { groupLists[g] = GroupShareList(isBuilt: true, ids: shares.filter { $0.group == g }.map(\.id)) }
         if hiddenLists[u] == nil {
             hiddenLists[u] = HiddenShareIDs(ids: shares.filter { $0.group == g && !canSee($0, user: u) }.map(\.id))
         }
-        return groupLists[g]!.list(hiding: hiddenLists[u])
+        return groupLists[g].list(hiding: hiddenLists[u])   // read in place (an optional was copied out first)
     }
 
     /// Appends a stored share to its group's kept list, and to the hidden ids of every member
     /// with a kept list who may not see it.
     mutating func listsStored(_ e: ShareEntity) {
-        if e.group < groupLists.count && groupLists[e.group] != nil { groupLists[e.group]!.append(e.id) }
+        if e.group < groupLists.count && groupLists[e.group].isBuilt { groupLists[e.group].append(e.id) }
         for u in hiddenLists.indices where hiddenLists[u] != nil && users[u].group == e.group && !canSee(e, user: u) {
             hiddenLists[u]!.append(e.id)
         }
@@ -95,7 +97,7 @@ extension UntrustedServer {
 
     /// Removes a deleted or replaced share from its group's kept list and the hidden ids.
     mutating func listsRemoved(_ e: ShareEntity) {
-        if e.group < groupLists.count && groupLists[e.group] != nil { groupLists[e.group]!.remove(e.id) }
+        if e.group < groupLists.count && groupLists[e.group].isBuilt { groupLists[e.group].remove(e.id) }
         for u in hiddenLists.indices where hiddenLists[u] != nil && users[u].group == e.group && !canSee(e, user: u) {
             hiddenLists[u]!.remove(e.id)
         }
@@ -103,11 +105,11 @@ extension UntrustedServer {
 
     /// Ids in the kept lists (`LiveState`) and their bytes as allocated (`RetainedState`).
     var keptListIDs: Int {
-        groupLists.reduce(0) { $0 + ($1.map { $0.ids.count - $0.head } ?? 0) }
+        groupLists.reduce(0) { $0 + ($1.ids.count - $1.head) }
             + hiddenLists.reduce(0) { $0 + ($1.map { $0.ids.count - $0.head } ?? 0) }
     }
     var keptListBytes: Int {
-        groupLists.reduce(0) { $0 + ($1.map { $0.ids.capacity * 8 + $0.recentRemovals.capacity * 8 } ?? 0) }
+        groupLists.reduce(0) { $0 + $1.ids.capacity * 8 + $1.recentRemovals.capacity * 8 }
             + hiddenLists.reduce(0) { $0 + ($1.map { $0.ids.capacity * 8 } ?? 0) }
     }
 

@@ -28,8 +28,12 @@ extension UntrustedServer {
         return .success(.stored(uploads.count))
     }
 
-    /// Binary search in `shares` (sorted by id). O(log n).
+    /// Where share `id` is in `shares` (sorted by id): O(1) while no share was removed between
+    /// the first and `id` (ids are dense and sweeps remove from the front), else a binary search.
     func position(ofShare id: Int) -> Int? {
+        if let first = shares.first?.id, id - first >= 0 && id - first < shares.count && shares[id - first].id == id {
+            return id - first
+        }
         var lo = 0, hi = shares.count
         while lo < hi {
             let mid = (lo + hi) / 2
@@ -50,16 +54,15 @@ extension UntrustedServer {
     }
 
     /// The visible shares among `ids`, in the order asked (unknown or invisible ids skipped).
-    /// The reply is allocated once for all ids (`compactMap` grew it one share at a time) and
-    /// holds each share's download built at its put.
-    func get(_ ids: [Int], group g: Int, user u: Int) -> [ShareDownload] {
-        var out: [ShareDownload] = []
-        out.reserveCapacity(ids.count)
+    /// The reply holds each share's download built at its put; one share needs no allocation
+    /// (`ShareDownloads`), more are allocated once.
+    func get(_ ids: [Int], group g: Int, user u: Int) -> ShareDownloads {
+        var out = ShareDownloads()
         for id in ids {
             guard let i = position(ofShare: id) else { continue }
             guard shares[i].group == g, shares[i].sender != u, shares[i].receiver == nil || shares[i].receiver == u
             else { continue }
-            out.append(shares[i].download)
+            out.append(shares[i].download, expected: ids.count)
         }
         return out
     }
@@ -88,9 +91,9 @@ extension UntrustedServer {
     public mutating func dropAllShares() {
         shares.removeAll()
         shareIDByMessage.removeAll()
-        for g in groupLists.indices where groupLists[g] != nil {
-            groupLists[g]!.ids.removeAll()
-            groupLists[g]!.head = 0
+        for g in groupLists.indices where groupLists[g].isBuilt {
+            groupLists[g].ids.removeAll()
+            groupLists[g].head = 0
         }
         for u in hiddenLists.indices where hiddenLists[u] != nil { hiddenLists[u] = HiddenShareIDs() }
     }

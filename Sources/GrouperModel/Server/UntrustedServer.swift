@@ -22,8 +22,8 @@ public struct UntrustedServer: Sendable {
     /// Keep each group's ids and each user's hidden ids up to date (`UntrustedServer+Lists.swift`); off, every
     /// list is a pass over the shares (the uncompacted switch, `SystemConfig.compactState`).
     public var incrementalLists = true
-    /// Per group index: its kept share ids, built on a member's first list.
-    var groupLists: [GroupShareList?] = []
+    /// Per group index: its kept share ids, built on a member's first list (`isBuilt`).
+    var groupLists: [GroupShareList] = []
     /// Per user index: the ids of its group's list it may not see, built on its first list.
     var hiddenLists: [HiddenShareIDs?] = []
     /// Every share was stored no earlier than the one before it (puts store at `now`), so

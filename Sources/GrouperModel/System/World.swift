@@ -32,6 +32,10 @@ public struct ObjectWrite: Equatable, Sendable {
 /// State shared by the components of one run: configuration, links, ids, counters, logs.
 ///
 /// Owned by `GrouperSystem`; devices and servers hold an unowned reference. Single-threaded.
+/// Each access through that `unowned(unsafe)` field loads a strong copy (a retain/release
+/// pair per access region), so hot paths (`ServerNode.handle`, `SimulatedDevice`) borrow it
+/// once with `Unmanaged.passUnretained(world)._withUnsafeGuaranteedRef`: sound for the same
+/// reason as the field itself, since the world outlives every device and server it owns.
 final class World {
     let config: SystemConfig
     let scheme: any SecretSharingScheme

@@ -53,3 +53,56 @@ struct SimulationDispatchTests {
         #expect(sim.checkInvariants() == nil)
     }
 }
+
+/// `handle` takes the event (`consuming`): the kernel keeps no copy of what a delivered event
+/// carries, so a handler declared `consuming` owns the only reference to its payload and can
+/// keep it without a copy; a handler with a plain (borrowed) parameter sees the event the
+/// kernel still holds.
+@Suite("Simulation hands events over")
+struct SimulationHandoverTests {
+    final class Payload: @unchecked Sendable {}
+    enum BoxEvent { case box(Payload), none }
+
+    final class Keeper: SimComponent {
+        let name = "keeper"
+        var kept: [Payload] = []
+        var uniqueOnArrival: [Bool] = []
+        func handle(_ event: consuming BoxEvent, in sim: Simulation<BoxEvent>) {
+            var e = event
+            guard var p = Self.take(&e) else { return }
+            uniqueOnArrival.append(isKnownUniquelyReferenced(&p))
+            kept.append(p)
+        }
+        /// The event's payload, moved out (the event is left holding none).
+        static func take(_ e: inout BoxEvent) -> Payload? {
+            guard case .box(let p) = e else { return nil }
+            e = .none
+            return p
+        }
+    }
+
+    final class Borrower: SimComponent {
+        let name = "borrower"
+        var uniqueOnArrival: [Bool] = []
+        func handle(_ event: BoxEvent, in sim: Simulation<BoxEvent>) {
+            var e = event
+            guard var p = Keeper.take(&e) else { return }
+            uniqueOnArrival.append(isKnownUniquelyReferenced(&p))
+        }
+    }
+
+    @Test func aConsumingHandlerOwnsThePayload() {
+        let sim = Simulation<BoxEvent>(seed: 1)
+        let keeper = Keeper(), borrower = Borrower()
+        let k = sim.add(keeper), b = sim.add(borrower)
+        for t in 1...3 {
+            sim.schedule(.box(Payload()), to: k, at: SimTime(nanoseconds: Int64(t)))
+            sim.schedule(.box(Payload()), to: b, at: SimTime(nanoseconds: Int64(t)))
+        }
+        sim.runUntilQuiescent()
+        #expect(keeper.uniqueOnArrival == [true, true, true], "the kernel kept no copy")
+        #expect(borrower.uniqueOnArrival == [false, false, false], "a borrowed event is still the kernel's")
+        #expect(keeper.kept.count == 3)
+        for i in keeper.kept.indices { #expect(isKnownUniquelyReferenced(&keeper.kept[i])) }
+    }
+}

@@ -1,0 +1,55 @@
+import Testing
+@testable import GrouperModel
+import SimKernel
+
+/// `ShareDownloads` and `PushMemo` against the plain structures they stand for.
+@Suite struct ServerReplyPartsTests {
+    func download(_ i: Int) -> ShareDownload {
+        ShareDownload(shareID: i, messageID: "m\(i % 3)", sender: "s\(i % 2)", share: [UInt8(i & 255)],
+                      saveAt: SimTime(nanoseconds: Int64(i)), messageNumber: Int32(i % 3))
+    }
+
+    /// Built by `append` or from a sequence, it has the array's elements, order, count, and
+    /// equality, for every length from 0 to 6 and every expected size given to `append`.
+    @Test func shareDownloadsBehaveAsTheArray() {
+        for n in 0...6 {
+            let plain = (0..<n).map { download(100 + $0) }
+            for expected in [0, 1, n, n + 3] {
+                var built = ShareDownloads()
+                for s in plain { built.append(s, expected: expected) }
+                #expect(built.count == n)
+                #expect(Array(built) == plain)
+                #expect(built.map(\.shareID) == plain.map(\.shareID))
+                #expect(built.first == plain.first)
+                #expect(built == ShareDownloads(plain))
+            }
+            if n > 0 {
+                var other = plain
+                other[n - 1].share = [99]
+                #expect(ShareDownloads(plain) != ShareDownloads(other), "a changed last share makes them differ")
+                #expect(ShareDownloads(plain) != ShareDownloads(plain.dropLast()), "so does a shorter list")
+            }
+        }
+        let literal: ShareDownloads = [download(1), download(2)]
+        #expect(literal.map(\.shareID) == [1, 2])
+        #expect(ShareDownloads().isEmpty && ShareDownloads() == [])
+    }
+
+    /// Whatever order notifications come in, and however their lists change, the memo's
+    /// devices are the table's, in the lists' order.
+    @Test func pushMemoAnswersAsTheTable() {
+        let nodes = (0..<8).map { "node-\($0)-" + String(repeating: "x", count: 24) }
+        let table = Dictionary(uniqueKeysWithValues: nodes.enumerated().map { ($1, $0 * 10) })
+        var memo = PushMemo()
+        var rng = Xoshiro256StarStar(seed: 7)
+        for _ in 0..<500 {
+            let requester = Int(rng.next() % 5)
+            var list = nodes.filter { _ in rng.next() % 4 != 0 }
+            if rng.next() % 5 == 0 { list.append("unknown-node") }   // not in the table: skipped
+            let expected = list.compactMap { table[$0] }
+            #expect(memo.devices(of: list, from: requester, table) == expected)
+            #expect(memo.devices(of: list, from: requester, table) == expected, "again, from the memo")
+        }
+        #expect(memo.devices(of: [nodes[1]], from: PushMemo.maxRequesters, table) == [10], "beyond the memo: looked up")
+    }
+}
