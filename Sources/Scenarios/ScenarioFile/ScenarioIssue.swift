@@ -24,6 +24,9 @@ final class IssueSink {
     private(set) var issues: [ScenarioIssue] = []
     /// Prepended to every message (used for sweep points).
     var context = ""
+    /// When not nil, every numeric range the reader checks is appended here (its own table of
+    /// bounds, read back by the boundary tests); nil in normal use.
+    var checkedRanges: [CheckedRange]?
     init(file: String) { self.file = file }
 
     func add(_ path: String, _ message: String) {
@@ -32,6 +35,19 @@ final class IssueSink {
     }
     var isEmpty: Bool { issues.isEmpty }
     var count: Int { issues.count }
+}
+
+/// One numeric bound the reader checked: the field's path, the closed range it allows, whether
+/// the value read was inside it, and where in the reader the check is made.
+struct CheckedRange: Equatable {
+    enum Kind: String { case int, double, duration }
+    var path: String
+    var kind: Kind
+    /// Bounds as numbers: integers and doubles as they are, durations in nanoseconds.
+    var lower: Double
+    var upper: Double
+    var accepted: Bool
+    var site: String
 }
 
 /// A JSON value at a path, with the sink its problems go to.
@@ -82,20 +98,35 @@ struct ObjectReader {
 extension Node {
     static let durationHelp = "a duration such as \"250ms\", \"1.5s\", \"10min\", \"2h\", \"1d\""
 
-    func int(in range: ClosedRange<Int>) -> Int? {
+    private func record(_ kind: CheckedRange.Kind, _ lower: Double, _ upper: Double, _ accepted: Bool,
+                        _ file: String, _ line: Int) {
+        guard sink.checkedRanges != nil else { return }
+        sink.checkedRanges!.append(CheckedRange(path: path, kind: kind, lower: lower, upper: upper,
+                                                accepted: accepted, site: "\(file):\(line)"))
+    }
+
+    func int(in range: ClosedRange<Int>, file: String = #fileID, line: Int = #line) -> Int? {
         let expected = "an integer in \(range.lowerBound)...\(range.upperBound)"
         guard case .number(let v, _) = value, v == v.rounded(), abs(v) < 9e15, range.contains(Int(v)) else {
+            record(.int, Double(range.lowerBound), Double(range.upperBound), false, file, line)
             fail(expected); return nil
         }
+        record(.int, Double(range.lowerBound), Double(range.upperBound), true, file, line)
         return Int(v)
     }
 
-    func double(in range: ClosedRange<Double>, _ expected: String) -> Double? {
-        guard case .number(let v, _) = value, range.contains(v) else { fail(expected); return nil }
+    func double(in range: ClosedRange<Double>, _ expected: String, file: String = #fileID, line: Int = #line) -> Double? {
+        guard case .number(let v, _) = value, range.contains(v) else {
+            record(.double, range.lowerBound, range.upperBound, false, file, line)
+            fail(expected); return nil
+        }
+        record(.double, range.lowerBound, range.upperBound, true, file, line)
         return v
     }
 
-    func probability() -> Double? { double(in: 0...1, "a probability in [0, 1]") }
+    func probability(file: String = #fileID, line: Int = #line) -> Double? {
+        double(in: 0...1, "a probability in [0, 1]", file: file, line: line)
+    }
 
     func seed() -> UInt64? {
         guard case .number(_, let text) = value, let s = UInt64(text) else {
@@ -136,12 +167,20 @@ extension Node {
 
     /// A duration string, never negative, at most `atMost` (a located error, not a trap in
     /// the arithmetic it later feeds); `positive` also forbids zero.
-    func duration(positive: Bool, atMost: SimDuration = Node.longestDuration) -> SimDuration? {
-        guard case .string(let s) = value else { fail(Self.durationHelp); return nil }
+    func duration(positive: Bool, atMost: SimDuration = Node.longestDuration,
+                  file: String = #fileID, line: Int = #line) -> SimDuration? {
+        let lower = positive ? 1.0 : 0.0, upper = Double(atMost.nanoseconds)
+        guard case .string(let s) = value else {
+            record(.duration, lower, upper, false, file, line)
+            fail(Self.durationHelp); return nil
+        }
         let d: SimDuration
         do { d = try SimDuration(parsing: s) } catch {
+            record(.duration, lower, upper, false, file, line)
             sink.add(path, "got \(value.brief), expected \(Self.durationHelp) (\(error.reason))"); return nil
         }
+        let accepted = !(positive && d.nanoseconds <= 0) && d.nanoseconds >= 0 && d <= atMost
+        record(.duration, lower, upper, accepted, file, line)
         if positive && d.nanoseconds <= 0 { fail("a positive duration"); return nil }
         if d.nanoseconds < 0 { fail("a duration ≥ 0"); return nil }
         if d > atMost { fail("a duration ≤ \(atMost)"); return nil }
