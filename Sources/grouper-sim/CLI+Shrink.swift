@@ -7,14 +7,16 @@ extension GrouperCLI {
         CLICommand(name: "shrink", summary: "Cut a failing run down to a small scenario that fails the same way",
                    help: """
             USAGE: grouper-sim shrink FILE --point P --replication R [--checker NAME] [--out FILE]
-                                     [--seed S] [--replications N] [--jobs J]
+                                     [--control VARIANT] [--seed S] [--replications N] [--jobs J]
 
             Takes one run of FILE (as a checker failure's replay line names it: the same --seed,
             --replications, --point and --replication) that fails a checker, and searches for a
             smaller scenario that fails the same checker with the same kind of finding: the run's
             random writes, churn and faults become explicit writes and windows, then delta
             debugging removes writes, offline windows, faults, invitations, devices and servers
-            and shortens the active time and the settle period. Progress goes to stderr; the
+            and shortens the active time. The settle period keeps its length, and no cut moves
+            the end of a window to the end of the run: a shrunk failure keeps its cause rather
+            than becoming "no time to recover". Progress goes to stderr; the
             shrunk scenario (one point, the checker required) is written to --out FILE, with the
             command that replays it.
 
@@ -24,6 +26,10 @@ extension GrouperCLI {
                                 it need not be in the scenario's `require`
               --out FILE        where to write the shrunk scenario (default: <name>-shrunk.json);
                                 an existing file is replaced only if an earlier shrink wrote it
+              --control VARIANT keep only candidates that the same scenario run with VARIANT
+                                (thesis, as-built, basic-multicast, no-recovery) passes: the
+                                shrunk file shows a difference between the variants, not a
+                                failure every variant has; the original must pass with VARIANT
               --seed S, --replications N
                                 as in `run` (the replay line's values)
               --jobs J          candidate runs at once (default: all cores); the result is the
@@ -47,8 +53,9 @@ public enum ShrinkCommand {
         public var seed: UInt64?
         public var replications: Int?
         public var jobs = 1
+        public var control: ProtocolVariant?
 
-        static let known = ["--point", "--replication", "--checker", "--out", "--seed", "--replications", "--jobs"]
+        static let known = ["--point", "--replication", "--checker", "--out", "--seed", "--replications", "--jobs", "--control"]
 
         public static func parse(_ args: [String]) throws -> Options {
             var l = ArgumentList(args, command: "shrink")
@@ -58,6 +65,14 @@ public enum ShrinkCommand {
             o.jobs = try l.int("--jobs", in: 1...1024) ?? ProcessInfo.processInfo.activeProcessorCount
             o.out = try l.option("--out")
             let checker = try l.option("--checker")
+            if let c = try l.option("--control") {
+                let names = ProtocolVariant.allCases.map(\.rawValue)
+                guard let v = ProtocolVariant(rawValue: c) else {
+                    throw CLIError("shrink: --control: unknown variant '\(c)'\(didYouMean(c, among: names)); "
+                                   + "one of \(names.joined(separator: ", "))")
+                }
+                o.control = v
+            }
             let point = try l.int("--point", in: 0...10_000_000), rep = try l.int("--replication", in: 0...10_000_000)
             let files = l.positionals()
             try l.finish(known: known)
@@ -93,10 +108,23 @@ public enum ShrinkCommand {
         let out = o.out ?? "\(name)-shrunk.json"
         let target = try checkDestination(out)
         var shrinker = ScenarioShrinker(jobs: o.jobs, progress: { io.err($0 + "\n") })
+        shrinker.control = o.control
         let spec = loaded.pointSpecs[o.point]
+        if let c = o.control {
+            guard spec.architecture == .grouper else {
+                throw CLIError("shrink: --control \(c.rawValue): \(name) point \(o.point) runs the central architecture, which has no protocol variants")
+            }
+            guard c != spec.protocolSpec.variant else {
+                throw CLIError("shrink: --control \(c.rawValue) is the variant \(name) point \(o.point) already runs; name another one")
+            }
+        }
         guard let goal = try runOrFail({ try shrinker.target(of: spec, replication: o.replication, checker: o.checker) }) else {
             let which = o.checker.map { "checker \($0) finds nothing" } ?? "no required checker fails (name one with --checker)"
             throw CLIError("shrink: \(name) point \(o.point) replication \(o.replication) passes: \(which); nothing to shrink, nothing written")
+        }
+        if let c = o.control, shrinker.controlFails(spec, replication: o.replication, checker: goal.checker) {
+            throw CLIError("shrink: \(name) point \(o.point) replication \(o.replication) fails \(goal.checker) with --control \(c.rawValue) too: "
+                           + "there is no difference between the variants to keep; nothing written")
         }
         io.err("shrink: \(name) point \(o.point) replication \(o.replication) fails \(goal.checker): \(goal.finding)\n")
         io.err("shrink: start: \(ScenarioShrinker.size(spec))\n")
@@ -122,7 +150,8 @@ public enum ShrinkCommand {
         spec.name = String((name + "-shrunk").prefix(64))
         spec.require = [r.target.checker]
         spec.description = "\(marker) \(o.file) point \(o.point) replication \(o.replication)"
-            + (o.seed.map { " (--seed \($0))" } ?? "") + ": fails \(r.target.checker) like the original (\(r.target.finding)). "
+            + (o.seed.map { " (--seed \($0))" } ?? "") + ": fails \(r.target.checker) like the original (\(r.target.finding))"
+            + (o.control.map { ", and the \($0.rawValue) variant passes it" } ?? "") + ". "
             + "Replay: \(replay(out, r))"
         let text = JSONWriter.pretty(spec.resolvedJSON)
         let reread: LoadedScenario

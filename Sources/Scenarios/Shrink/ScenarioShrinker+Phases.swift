@@ -66,20 +66,18 @@ extension ScenarioShrinker {
         return spec.keeping(servers: [first] + kept)
     }
 
-    /// Shorter activity (down to 1/16 of it, in whole seconds), then a shorter settle period.
+    /// Shorter activity (down to 1/16 of it, in whole seconds). The settle period keeps its
+    /// length: a shorter one turns a failure of recovery into "no time to recover", which every
+    /// variant and every correct model fails too. Cuts that would move a window's end to the end
+    /// of the run are not tried (`cut(active:)`).
     mutating func shrinkTime(_ spec: ScenarioSpec, _ rep: Int, _ target: Target) throws -> ScenarioSpec {
         var current = spec
         while true {
             let active = current.duration - current.settle
             let cuts = Self.cutFractions.map { Self.wholeSeconds(active.seconds * $0) }.filter { $0 < active }
-            guard let hit = try firstFailing(cuts.map(current.cut), replication: rep, target) else { break }
-            current = current.cut(active: cuts[hit])
-        }
-        while current.settle > .zero {
-            let s = current.settle
-            let options = [SimDuration.zero, Self.wholeSeconds(s.seconds / 2)].filter { $0 < s }
-            guard let hit = try firstFailing(options.map(current.with), replication: rep, target) else { break }
-            current = current.with(settle: options[hit])
+                .compactMap { c in current.cut(active: c) }
+            guard let hit = try firstFailing(cuts, replication: rep, target) else { break }
+            current = cuts[hit]
         }
         return current
     }

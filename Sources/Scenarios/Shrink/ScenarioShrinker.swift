@@ -20,6 +20,10 @@ public struct ScenarioShrinker {
 
     public var executor: any RunExecutor = GrouperExecutor()
     public var jobs = 1
+    /// With a control variant, a candidate counts only if the same scenario run with the
+    /// control variant does not fail the target checker: what is kept is a difference between
+    /// variants, not a scenario every variant fails.
+    public var control: ProtocolVariant?
     /// Progress lines (stderr).
     public var progress: @Sendable (String) -> Void = { _ in }
     /// Candidate runs so far.
@@ -52,18 +56,41 @@ public struct ScenarioShrinker {
         let executor = self.executor
         while start < specs.count {
             let batch = Array(specs[start..<min(start + max(1, jobs), specs.count)])
+            let control = self.control
             let hits = try parallelMap(batch) { spec -> Bool in
                 var probe = spec
                 probe.require = [target.checker]
                 guard let v = try? Self.run(probe, replication: replication, executor).first(where: { $0.name == target.checker.rawValue })
                 else { return false }
-                return !v.passed && Self.findings(v.detail).contains { Self.masked($0) == target.signature }
+                guard !v.passed && Self.findings(v.detail).contains(where: { Self.masked($0) == target.signature }) else { return false }
+                guard let control else { return true }
+                return !Self.controlFails(probe, control, replication: replication, target.checker, executor)
             }
             runs += batch.count
             if let i = hits.firstIndex(of: true) { return start + i }
             start += batch.count
         }
         return nil
+    }
+
+    /// Whether `spec` run with the `control` variant fails `checker` too (a run that cannot
+    /// be made counts as failing: the candidate is not kept on a guess).
+    static func controlFails(_ spec: ScenarioSpec, _ control: ProtocolVariant, replication: Int,
+                             _ checker: CheckerName, _ executor: any RunExecutor) -> Bool {
+        var c = spec
+        c.protocolSpec.variant = control
+        guard let v = try? run(c, replication: replication, executor).first(where: { $0.name == checker.rawValue }) else { return true }
+        return !v.passed
+    }
+
+    /// Whether the scenario as given fails `checker` with the control variant too (then there
+    /// is no difference to keep and the shrink is refused).
+    public mutating func controlFails(_ spec: ScenarioSpec, replication: Int, checker: CheckerName) -> Bool {
+        guard let control else { return false }
+        runs += 1
+        var probe = spec
+        probe.require = [checker]
+        return Self.controlFails(probe, control, replication: replication, checker, executor)
     }
 
     mutating func outcome(_ spec: ScenarioSpec, replication: Int) throws -> [CheckerVerdict] {

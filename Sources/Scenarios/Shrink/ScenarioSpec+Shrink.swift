@@ -58,37 +58,46 @@ extension ScenarioSpec {
     }
 
     /// The scenario cut to `active` of activity followed by its settle period: parts that
-    /// start later are dropped, windows end by the new end of the run.
-    func cut(active: SimDuration) -> ScenarioSpec {
+    /// start later are dropped, windows end by the new end of the run. Nil when the cut would
+    /// move the end of a window (offline, server fault or misbehaviour) that ended before the
+    /// run's end to the new end of the run: a device or server that comes back at the last
+    /// instant fails every checker for that reason alone, which is not the failure being kept.
+    func cut(active: SimDuration) -> ScenarioSpec? {
         var out = self
         out.duration = active + settle
         let end = out.duration, quiet = active
+        /// The window's new end, or nil (the cut is refused) when it would be moved to the end of the run.
+        func clamp(_ e: SimDuration) -> SimDuration?? {
+            if e <= end { return .some(e) }
+            return e >= duration ? .some(end) : .none
+        }
+        var refused = false
         out.warmup = warmup < quiet ? warmup : .zero
         out.workload.writes = workload.writes.filter { $0.at < quiet }
-        out.churn.windows = churn.windows.filter { $0.start < quiet }.map { var w = $0; w.end = min(w.end, end); return w }
+        out.churn.windows = churn.windows.filter { $0.start < quiet }.compactMap { w in
+            guard let e = clamp(w.end) else { refused = true; return nil }
+            var c = w; c.end = e!; return c
+        }
         out.group.invitations = group.invitations.filter { $0.at < end }
         out.faults = faults.compactMap { f in
             switch f.kind {
             case .window(let mode, let start, let stop):
                 guard start < quiet else { return nil }
-                var c = f; c.kind = .window(mode: mode, start: start, end: stop.map { min($0, end) }); return c
+                guard let e = stop.map(clamp) else { return f }
+                guard let e else { refused = true; return nil }
+                var c = f; c.kind = .window(mode: mode, start: start, end: e); return c
             case .restart(let at, _): return at < quiet ? f : nil
             case .misbehave(let b, .window(let start, let stop)):
                 guard start < quiet else { return nil }
-                var c = f; c.kind = .misbehave(b, when: .window(start: start, end: stop.map { min($0, end) })); return c
+                guard let e = stop.map(clamp) else { return f }
+                guard let e else { refused = true; return nil }
+                var c = f; c.kind = .misbehave(b, when: .window(start: start, end: e)); return c
             default: return f
             }
         }
+        if refused { return nil }
         if let s = series, s.every > out.duration { out.series = nil }
         return out
-    }
-
-    /// The scenario with a shorter settle period (the active part keeps its length).
-    func with(settle newSettle: SimDuration) -> ScenarioSpec {
-        var out = self
-        out.duration = duration - settle + newSettle
-        out.settle = newSettle
-        return out.cut(active: duration - settle)
     }
 
     /// Every time of the schedule on a multiple of `unit`: starts and write times rounded down,
