@@ -127,6 +127,18 @@ public final class Simulation<Event> {
         if !stopRequested && _now < limit { _now = limit }
     }
 
+    /// `run(until:)` that also stops before the event that would make `eventsProcessed` exceed
+    /// `maxEvents` (a budget on a run that may loop); false when it stopped for the budget.
+    @inlinable public func run(until limit: SimTime, maxEvents: UInt64) -> Bool {
+        stopRequested = false
+        while !stopRequested, let t = queue.peekTime(), t <= limit {
+            if _eventsProcessed >= maxEvents { return false }
+            step()
+        }
+        if !stopRequested && _now < limit { _now = limit }
+        return true
+    }
+
     /// Runs until no events remain (or `stop()`).
     @inlinable public func runUntilQuiescent() {
         stopRequested = false

@@ -66,7 +66,7 @@ public enum GrouperCLI {
 
     /// All subcommands, in the order `--help` lists them.
     public static var commands: [CLICommand] {
-        [runCommand, validateCommand, listCommand, mergeCommand, shrinkCommand, reproduceCommand, thesisEquationsCommand, benchCommand]
+        [runCommand, validateCommand, listCommand, mergeCommand, shrinkCommand, exploreCommand, reproduceCommand, thesisEquationsCommand, benchCommand]
     }
 
     public static var usage: String {

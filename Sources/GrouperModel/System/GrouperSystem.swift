@@ -59,8 +59,18 @@ public final class GrouperSystem {
     /// Runs every event up to and including `time` (checking invariants after each one when
     /// `checksInvariants` is set: GrouperSystem+Invariants.swift).
     public func run(until time: SimTime) {
+        if let limit = eventLimit {
+            if !sim.run(until: time, maxEvents: limit) { exceededEventLimit = true }
+            return
+        }
         if checksInvariants { runCheckingInvariants(until: time) } else { sim.run(until: time) }
     }
+
+    /// A budget of events for the whole run (`grouper-sim explore`: a run far beyond its
+    /// estimate is a finding, not a hang); nil: no budget. Not combined with invariant checks.
+    public var eventLimit: UInt64?
+    /// Whether `run(until:)` stopped at `eventLimit`: the run did not reach its end.
+    public private(set) var exceededEventLimit = false
 
     // MARK: Control (Grouper API and faults)
 

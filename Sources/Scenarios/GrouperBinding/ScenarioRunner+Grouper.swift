@@ -29,6 +29,7 @@ public struct GrouperExecutor: RunExecutor {
         GrouperDrivers.schedule(spec, on: system, streams: RandomStreams(rootSeed: run.seed), latency: latency)
         GrouperDrivers.play(spec.schedule, on: system)
         var sampler = GrouperSeries(spec: spec, system: system)
+        system.eventLimit = run.eventBudget
         // Counts cover [warm-up, duration): the snapshot comes before any event at the warm-up time.
         let warmup = SimTime.zero + spec.warmup, end = SimTime.zero + spec.duration
         if warmup > .zero { sampler.run(until: warmup - SimDuration(nanoseconds: 1), end: end, progress: run.onProgress) }
@@ -36,6 +37,7 @@ public struct GrouperExecutor: RunExecutor {
         let bytesAtWarmup = system.byteSecondsAtRest
         latency.since = warmup
         sampler.run(until: end, end: end, progress: run.onProgress)
+        if system.exceededEventLimit, let budget = run.eventBudget { throw EventBudgetExceeded(budget: budget, at: system.now) }
         try grouper.checkInternalFailures()
         let report = system.check()
         if let path = run.tracePath {

@@ -14,12 +14,21 @@ public struct ResolvedRun: Sendable {
     public var tracePath: String?
     /// Where to write the kernel's event trace, if asked (`--events`).
     public var events: EventTraceRequest? = nil
+    /// At most this many events (Grouper runs; `explore`), else `EventBudgetExceeded`.
+    public var eventBudget: UInt64? = nil
     /// Called now and then with the fraction of the run's virtual time done (for progress
     /// bars; from the run's thread). An observation: it changes nothing in the run.
     public var onProgress: (@Sendable (Double) -> Void)? = nil
 }
 
 /// `--events FILE [--event-kinds K,…]`: the kernel's JSON Lines trace of one run.
+/// A run stopped at its `ResolvedRun.eventBudget` before reaching its end.
+public struct EventBudgetExceeded: Error, Sendable, CustomStringConvertible {
+    public var budget: UInt64
+    public var at: SimTime
+    public var description: String { "stopped at its budget of \(budget) events at \(at), before the end of the run" }
+}
+
 public struct EventTraceRequest: Sendable, Equatable {
     public var path: String
     /// Keep only these event kinds (nil: all).

@@ -1,0 +1,135 @@
+import SimKernel
+import GrouperModel
+
+/// The properties every explored run must have (docs/explore.md lists each with what it would
+/// catch). An oracle sees the case's scenario and its run's outcome and returns its findings.
+public enum ExploreOracle: String, CaseIterable, Sendable {
+    /// The run ends without an internal error (exit 3): the model's own invariant checks and
+    /// every failure of the tool's code.
+    case runs
+    /// Same case, same seed, run twice in one process: the same event fingerprint, the same
+    /// metrics bit for bit, the same verdicts (sampled).
+    case deterministic
+    /// Safety checkers (no-phantom, ttl) pass unless a hostile server may explain a phantom:
+    /// tamper or stale with first-k.
+    case safety
+    /// Liveness: with the thesis variant, honest servers and a long settle (the `thesis`
+    /// profile, or a case of another profile that qualifies), every checker passes.
+    case liveness
+    /// Metrics agree with each other (converged ⇒ delivered; parts ≤ wholes; ordered
+    /// quantiles; exposure only where possible; NaN exactly for the other architecture's metrics).
+    case metrics
+}
+
+/// One broken property of one case.
+public struct ExploreFinding: Sendable, Equatable {
+    public var oracle: ExploreOracle
+    public var message: String
+    /// The checker a liveness or safety finding is about (what `shrink --checker` keeps failing).
+    public var checker: CheckerName?
+}
+
+/// What the oracles need to know about a case beyond its outcome.
+struct CaseTraits {
+    var central: Bool
+    var variant: ProtocolVariant
+    var rebuild: String
+    var k: Int
+    var hostileKinds: Set<String>
+    var colludes: Bool
+    var encryptedStore: Bool
+    var mayPhantom: Bool { hostileKinds.contains("tamper") || hostileKinds.contains("stale") }
+    /// A case whose every checker must pass: the thesis variant with its default recovery,
+    /// honest servers, periodic confirms, a receiver that looks within a TTL, and a settle of at
+    /// least 3× the slowest period (TTL, confirm, poll, resend retry); any rebuild policy. The
+    /// explorer also drops it when `validate` warned about the case (other than k = 1's
+    /// plaintext warning): a configuration it says cannot recover is not promised to.
+    var mustConverge: Bool
+
+    init(_ spec: ScenarioSpec) {
+        central = spec.architecture == .central
+        variant = spec.protocolSpec.variant
+        rebuild = spec.protocolSpec.rebuild.rawValue
+        k = spec.group.k
+        var kinds = Set<String>()
+        var colludes = false
+        for f in spec.faults {
+            if case .misbehave(let b, _) = f.kind { kinds.insert(b.kindName) }
+            if case .collude = f.kind { colludes = true }
+        }
+        hostileKinds = kinds
+        self.colludes = colludes
+        encryptedStore = spec.deviceStore.atRest != .plain
+        let p = spec.protocolSpec
+        let ttl = spec.group.ttl
+        let slowest = max(ttl, p.confirm.period, p.receive.pollPeriod, p.resendRetry)
+        mustConverge = !central && p.variant == .thesis && p.recovery == RecoveryOptions() && kinds.isSubset(of: ["keep"])
+            && p.confirm.mode == .periodic && p.receive.onReconnect
+            && (p.receive.mode != .poll || p.receive.pollPeriod < ttl)
+            && p.resendMulticastAfter == nil
+            && spec.settle >= SimDuration(nanoseconds: 3 * slowest.nanoseconds)
+            && spec.schedule.isEmpty
+    }
+}
+
+enum ExploreOracles {
+    /// The safety and liveness verdicts and the metric invariants of one outcome.
+    static func judge(_ outcome: RunOutcome, _ t: CaseTraits) -> [ExploreFinding] {
+        var out: [ExploreFinding] = []
+        for v in outcome.checkers where !v.passed {
+            let name = CheckerName(rawValue: v.name)
+            if v.kind == .safety {
+                if v.name == CheckerName.noPhantom.rawValue && t.mayPhantom && t.rebuild == "first-k" { continue }
+                out.append(ExploreFinding(oracle: .safety, message: "\(v.name) failed: \(v.detail)", checker: name))
+            } else if t.mustConverge {
+                out.append(ExploreFinding(oracle: .liveness, message: "\(v.name) failed although the case must converge: \(v.detail)",
+                                          checker: name))
+            }
+        }
+        out += metricFindings(outcome, t)
+        return out
+    }
+
+    static func metricFindings(_ o: RunOutcome, _ t: CaseTraits) -> [ExploreFinding] {
+        var m: [String: Double] = [:]
+        for (name, value) in o.metrics { m[name] = value }
+        var out: [String] = []
+        func v(_ n: MetricName) -> Double? { m[n.rawValue] }
+        func expect(_ ok: Bool, _ what: @autoclosure () -> String) { if !ok { out.append(what()) } }
+
+        // What a central server does not have is NaN there (CentralMetrics), and Grouper has it.
+        let grouperOnly: [MetricName] = [.sharePuts, .sharesOnServersMean, .tamperDetected, .coalitionExposedMessages,
+                                          .failedUploadsRebuildable]
+        let centralOnly: [MetricName] = [.transfersDeclined, .transfersExpired, .transfersLostInRestart]
+        for n in grouperOnly { if let x = v(n) { expect(t.central == x.isNaN, "\(n.rawValue) = \(x) for \(t.central ? "central" : "Grouper")") } }
+        for n in centralOnly { if let x = v(n) { expect(t.central != x.isNaN, "\(n.rawValue) = \(x) for \(t.central ? "central" : "Grouper")") } }
+
+        if t.central {
+            for n in [MetricName.confirmsUploaded, .resendsUploaded, .resendRequests, .reuploads] {
+                if let x = v(n) { expect(x == 0, "\(n.rawValue) = \(x) for central, which has no confirm or resend messages") }
+            }
+        }
+        if v(.converged) == 1 {
+            if let d = v(.deliveryRatio), !d.isNaN { expect(d == 1, "converged but delivery_ratio = \(d)") }
+            if let l = v(.lostMessages), !l.isNaN { expect(l == 0, "converged but lost_messages = \(l)") }
+        }
+        if let d = v(.deliveryRatio), !d.isNaN { expect(d >= 0 && d <= 1, "delivery_ratio = \(d) outside [0, 1]") }
+        if !t.central {
+            if let u = v(.messagesUploaded), let a = v(.updatesUploaded), let d = v(.deletesUploaded),
+               let c = v(.confirmsUploaded), let r = v(.resendsUploaded) {
+                expect(a + d + c + r <= u, "updates + deletes + confirms + resends uploaded = \(a + d + c + r) > messages_uploaded = \(u)")
+            }
+            if let f = v(.failedUploadsRebuildable), let u = v(.uploadFailures) {
+                expect(f <= u, "failed_uploads_rebuildable = \(f) > upload_failures = \(u)")
+            }
+            if let p = v(.plaintextExposedMessages), t.k >= 2 { expect(p == 0, "plaintext_exposed_messages = \(p) with k = \(t.k)") }
+            if let c = v(.coalitionExposedMessages), !t.colludes { expect(c == 0 || c.isNaN, "coalition_exposed_messages = \(c) without collude") }
+            if let c = v(.corruptedDeliveries), !t.mayPhantom { expect(c == 0, "corrupted_deliveries = \(c) without tamper or stale servers") }
+        }
+        let quantiles = [v(.deliveryLatencyP50), v(.deliveryLatencyP95), v(.deliveryLatencyMax)].compactMap { $0 }.filter { !$0.isNaN }
+        if quantiles.count == 3 { expect(quantiles[0] <= quantiles[1] && quantiles[1] <= quantiles[2], "latency quantiles out of order: \(quantiles)") }
+        if t.encryptedStore, let b = v(.devicePlaintextBytes), !b.isNaN { expect(b == 0, "device_plaintext_bytes = \(b) with an encrypted store") }
+        for (name, value) in o.metrics where !value.isNaN { expect(value >= 0 || name == "events", "\(name) = \(value) < 0") }
+        return out.map { ExploreFinding(oracle: .metrics, message: $0, checker: nil) }
+    }
+}

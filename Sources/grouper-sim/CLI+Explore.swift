@@ -1,0 +1,194 @@
+import Scenarios
+import GrouperModel
+import Foundation
+
+extension GrouperCLI {
+    static var exploreCommand: CLICommand {
+        CLICommand(name: "explore", summary: "Search random scenarios for faults of the model and the tool",
+                   help: """
+            USAGE: grouper-sim explore [--cases N | --seconds S] [--seed S] [--profile P] [--jobs J]
+                                       [--out DIR] [--no-shrink]
+
+            Draws scenario files over the whole feature space from one seed (devices, f(k,n,s),
+            TTLs, churn processes and overlapping windows, refuse/blackhole/restart faults,
+            hostile servers, central, chunked objects, deletes, explicit writes, members and
+            invitations, every variant, policy and rebuild rule), runs each once and judges it
+            with the oracles of docs/explore.md: runs (no internal error), deterministic (a sample
+            run twice), safety, liveness (cases built to converge must converge) and metrics
+            (metrics that contradict each other). Case i depends only on the seed, the profile
+            and i: the same seed and count give the same cases and verdicts, whatever --jobs.
+
+            Each finding's case is written to DIR/findings/case-I.json with the command that
+            replays it, and a safety or liveness finding is shrunk (grouper-sim shrink, which
+            keeps the cause) to DIR/findings/case-I-shrunk.json. At the end a table of oracles
+            (judged, passed, failed) and the findings go to stdout and DIR/explore.md.
+
+            OPTIONS:
+              --cases N       cases to draw (default 100)
+              --seconds S     draw cases until S seconds of wall-clock time passed instead
+              --seed S        the search's seed (default 1)
+              --profile P     all (default), thesis (the liveness hunt: thesis variant, honest
+                              servers, a settle of 3× the slowest period), hostile, central
+              --jobs J        cases at once (default: all cores)
+              --out DIR       where findings go (default explore-<profile>-<seed>); replaced
+                              only if absent, empty or an earlier explore's folder
+              --no-shrink     keep findings as drawn (faster)
+
+            EXIT CODES: 0 no finding, 1 a finding, 2 bad input, 3 internal error.
+
+            """,
+                   run: { args, io in try ExploreCommand.execute(ExploreCommand.Options.parse(args), io: io) })
+    }
+}
+
+/// The body of `grouper-sim explore`.
+public enum ExploreCommand {
+    public struct Options: Sendable {
+        public var cases: Int?
+        public var seconds: Int?
+        public var seed: UInt64 = 1
+        public var profile: ExploreProfile = .all
+        public var jobs = 1
+        public var out: String?
+        public var shrink = true
+
+        static let known = ["--cases", "--seconds", "--seed", "--profile", "--jobs", "--out", "--no-shrink"]
+
+        public static func parse(_ args: [String]) throws -> Options {
+            var l = ArgumentList(args, command: "explore")
+            var o = Options()
+            o.cases = try l.int("--cases", in: 1...10_000_000)
+            o.seconds = try l.int("--seconds", in: 1...31_536_000)
+            o.seed = try l.uint64("--seed") ?? 1
+            o.jobs = try l.int("--jobs", in: 1...1024) ?? ProcessInfo.processInfo.activeProcessorCount
+            o.out = try l.option("--out")
+            o.shrink = !l.flag("--no-shrink")
+            if let p = try l.option("--profile") {
+                let names = ExploreProfile.allCases.map(\.rawValue)
+                guard let v = ExploreProfile(rawValue: p) else {
+                    throw CLIError("explore: --profile: unknown profile '\(p)'\(didYouMean(p, among: names)); one of \(names.joined(separator: ", "))")
+                }
+                o.profile = v
+            }
+            let rest = l.positionals()
+            try l.finish(known: known)
+            guard rest.isEmpty else { throw CLIError("explore: takes no FILE (it draws its own cases), got '\(rest[0])'") }
+            if o.cases != nil && o.seconds != nil { throw CLIError("explore: give --cases N or --seconds S, not both") }
+            if o.out == "" { throw CLIError("explore: --out needs a folder name") }
+            return o
+        }
+    }
+
+    /// Files an explore folder holds; an existing folder with only these (and explore.json) is ours.
+    static let ownEntries: Set<String> = ["explore.json", "explore.md", "findings"]
+
+    /// Checks `--out` before anything runs; returns the folder's URL.
+    static func prepare(_ path: String) throws -> URL {
+        let url = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath()
+        let fm = FileManager.default
+        var isDir: ObjCBool = false
+        guard fm.fileExists(atPath: url.path, isDirectory: &isDir) else { return url }
+        guard isDir.boolValue else { throw CLIError("explore: --out \(path) exists and is not a folder; nothing was written") }
+        let entries = (try? fm.contentsOfDirectory(atPath: url.path)) ?? []
+        if entries.isEmpty { return url }
+        let strangers = entries.filter { !ownEntries.contains($0) }.sorted()
+        guard strangers.isEmpty, entries.contains("explore.json") else {
+            let named = strangers.isEmpty ? "no explore.json" : strangers.prefix(3).map { "'\($0)'" }.joined(separator: ", ")
+            throw CLIError("explore: --out \(path) is not empty and is not an earlier explore's folder (\(named)); nothing was written")
+        }
+        return url
+    }
+
+    public static func execute(_ o: Options, io: CLIOutput) throws -> ExitCode {
+        let outPath = o.out ?? "explore-\(o.profile.rawValue)-\(o.seed)"
+        let dir = try prepare(outPath)
+        let explorer = Explorer(profile: o.profile, seed: o.seed)
+        let start = Date()
+        let limit = o.seconds.map { Double($0) }
+        let total = o.cases ?? (limit == nil ? 100 : Int.max)
+        io.err("explore: profile \(o.profile.rawValue), seed \(o.seed), "
+               + (limit.map { "for \(Int($0)) s" } ?? "\(total) cases") + ", \(o.jobs) at once\n")
+        var tally = ExploreTally()
+        var found: [ExploreCase] = []
+        var next = 0
+        var lastReport = Date()
+        while next < total {
+            if let limit, Date().timeIntervalSince(start) >= limit { break }
+            let batch = Array(next..<min(total, next + max(1, o.jobs) * 2))
+            let results = try ParallelRunner.map(batch.map { UInt64($0) }, jobs: o.jobs) { explorer.explore(case: Int($0)) }
+            for c in results {
+                tally.add(c)
+                if !c.findings.isEmpty {
+                    found.append(c)
+                    io.err("explore: case \(c.index): \(c.findings[0].oracle.rawValue): \(c.findings[0].message.prefix(300))\n")
+                }
+            }
+            next += batch.count
+            if Date().timeIntervalSince(lastReport) >= 10 {
+                lastReport = Date()
+                io.err("explore: \(tally.cases) cases (\(tally.ran) run), \(found.count) with findings, "
+                       + "\(Int(Date().timeIntervalSince(start))) s\n")
+            }
+        }
+        try write(found, tally: tally, options: o, dir: dir, outPath: outPath, io: io,
+                  seconds: Date().timeIntervalSince(start))
+        return found.isEmpty ? .ok : .checkerFailed
+    }
+
+    static func write(_ found: [ExploreCase], tally: ExploreTally, options o: Options, dir: URL, outPath: String,
+                      io: CLIOutput, seconds: Double) throws {
+        let fm = FileManager.default
+        let findings = dir.appendingPathComponent("findings")
+        do {
+            if fm.fileExists(atPath: findings.path) { try fm.removeItem(at: findings) }
+            try fm.createDirectory(at: findings, withIntermediateDirectories: true)
+        } catch { throw CLIError("explore: cannot write \(outPath): \(error.localizedDescription)", exitCode: .internalError) }
+        var md = ["# grouper-sim explore", "",
+                  "profile \(o.profile.rawValue), seed \(o.seed): \(tally.cases) cases drawn, \(tally.ran) run, "
+                  + "\(tally.rejected) refused by the reader, \(tally.tooBig) over the event cap; "
+                  + "\(NumberFormat.shortest((tally.events / 1e6 * 10).rounded() / 10)) million events.", "",
+                  tally.table, ""]
+        if found.isEmpty { md.append("No findings.") } else { md.append("## Findings"); md.append("") }
+        for c in found {
+            let file = findings.appendingPathComponent("case-\(c.index).json")
+            let rel = "\(outPath)/findings/case-\(c.index).json"
+            do { try Data(c.text.utf8).write(to: file) } catch {
+                throw CLIError("explore: cannot write \(rel): \(error.localizedDescription)", exitCode: .internalError)
+            }
+            md.append("### case \(c.index)")
+            md.append("")
+            for f in c.findings { md.append("- **\(f.oracle.rawValue)**: \(f.message)") }
+            md.append("")
+            md.append("replay: `grouper-sim run \(rel) --out <folder>`")
+            if o.shrink, let checker = c.findings.compactMap(\.checker).first {
+                let shrunk = "\(outPath)/findings/case-\(c.index)-shrunk.json"
+                var so = try ShrinkCommand.Options.parse([rel, "--point", "0", "--replication", "0", "--checker", checker.rawValue,
+                                                          "--out", shrunk, "--jobs", "\(o.jobs)"])
+                so.jobs = o.jobs
+                let quiet = CLIOutput(out: { _ in }, err: { _ in })
+                let code = (try? ShrinkCommand.execute(so, io: quiet)) ?? .internalError
+                md.append(code == .ok ? "shrunk: `grouper-sim run \(shrunk) --out <folder>`" : "shrink: did not keep the failure (exit \(code.rawValue))")
+                io.err("explore: case \(c.index) " + (code == .ok ? "shrunk to \(shrunk)\n" : "could not be shrunk\n"))
+            }
+            md.append("")
+        }
+        let summary = JSONValue.object([
+            ("tool", .string("grouper-sim explore")), ("profile", .string(o.profile.rawValue)),
+            ("seed", .number(Double(o.seed), text: String(o.seed))), ("cases", .number(Double(tally.cases))),
+            ("ran", .number(Double(tally.ran))), ("rejected", .number(Double(tally.rejected))),
+            ("too_big", .number(Double(tally.tooBig))),
+            ("oracles", .object(ExploreOracle.allCases.map { ($0.rawValue, .object([
+                ("judged", .number(Double(tally.judged[$0, default: 0]))), ("failed", .number(Double(tally.failed[$0, default: 0])))])) })),
+            ("findings", .array(found.map { c in .object([("case", .number(Double(c.index))),
+                ("oracles", .array(c.findings.map { .string($0.oracle.rawValue) })),
+                ("messages", .array(c.findings.map { .string($0.message) }))]) })),
+        ])
+        do {
+            try Data((JSONWriter.pretty(summary) + "\n").utf8).write(to: dir.appendingPathComponent("explore.json"))
+            try Data((md.joined(separator: "\n") + "\n").utf8).write(to: dir.appendingPathComponent("explore.md"))
+        } catch { throw CLIError("explore: cannot write \(outPath): \(error.localizedDescription)", exitCode: .internalError) }
+        io.out(tally.table + "\n")
+        io.out("\(tally.cases) cases (\(tally.ran) run, \(tally.rejected) refused by the reader, \(tally.tooBig) over the event cap) "
+               + "in \(Int(seconds.rounded())) s; \(found.count) with findings; wrote \(outPath)/explore.md\n")
+    }
+}
