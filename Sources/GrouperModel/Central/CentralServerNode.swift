@@ -30,7 +30,8 @@ final class CentralServerNode: SimComponent {
         case .serverCommand(.setState(let change, let reason)): state = down.set(reason, change == .up ? nil : change) ?? .up
         case .serverCommand(.restart(let keep)):
             if !keep { world.lostInRestart += store.dropAll(now: sim.now).count }
-            state = down.current ?? .up   // a restart does not end a down window or process
+            down = Outages()   // a restart brings the server up: it ends every down reason holding now
+            state = .up
         default: break
         }
         bytesAtRest.set(Double(store.bytesStored), at: sim.now)

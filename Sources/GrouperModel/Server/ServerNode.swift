@@ -63,7 +63,8 @@ final class ServerNode: SimComponent {
         case .serverCommand(.restart(let keep)):
             if !keep { world.recordRestartLoss(server: index, messageIDs: server.shares.map(\.messageID)) }
             if !keep { server.dropAllShares() }
-            state = down.current ?? .up   // a restart does not end a down window or process
+            down = Outages()   // a restart brings the server up: it ends every down reason holding now
+            state = .up
             if !misbehaviours.keep { server.sweep(now: sweepTime(sim.now)) }  // catches up before serving anything
         case .serverCommand(.misbehave(let id, let behaviour)):
             setMisbehaviour(id, behaviour)
