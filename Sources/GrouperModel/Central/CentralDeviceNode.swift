@@ -13,6 +13,10 @@ final class CentralDeviceNode: SimComponent {
     var rng: Xoshiro256StarStar
     private(set) var online = true
     var isMember: Bool
+    /// Invitations asked for while this (owner) device was offline, made when it comes back.
+    var pendingInvitations: [Int] = []
+    /// The reasons this device is offline (`Outages`): online while none holds.
+    var offline = Outages<Bool>()
     /// Object id → (version, content; nil = deleted), last writer wins.
     var store: [String: (version: ObjectVersion, content: String?)] = [:]
     var sequence = 0
@@ -66,14 +70,27 @@ final class CentralDeviceNode: SimComponent {
 
     func command(_ c: DeviceCommand, _ sim: Simulation<CentralEvent>) {
         switch c {
+        // A device outside the group does nothing until it joins (as a Grouper device: its writes
+        // are dropped), and an invitation waits for the owner to be online.
         case .update(let objectID, let size):
+            guard isMember else { return }
             if let c = world.config.chunking { writeChunked(objectID, size: size, c, sim) } else { write(objectID, size: size, sim) }
-        case .delete(let objectID): write(objectID, size: nil, sim)
-        case .setOnline(let on): setOnline(on, sim)
-        case .invite(let invitee): world.join(invitee, sim)
+        case .delete(let objectID): if isMember { write(objectID, size: nil, sim) }
+        case .setOnline(let on, let reason): setOnline(offline.set(reason, on ? nil : true) == nil, sim)
+        case .invite(let invitee): invite(invitee, sim)
         case .receive: if online { startRound(sim) }
         case .confirm, .answerResend: break   // no confirms or resends: the server's outbox tracks delivery
         }
+    }
+
+    /// The owner invites `invitee` now, or when it is next online.
+    func invite(_ invitee: Int, _ sim: Simulation<CentralEvent>) {
+        guard isMember, invitee != index, world.joinedAt[invitee] == nil else { return }
+        guard online else {
+            if !pendingInvitations.contains(invitee) { pendingInvitations.append(invitee) }
+            return
+        }
+        world.join(invitee, sim)
     }
 
     func setOnline(_ on: Bool, _ sim: Simulation<CentralEvent>) {
@@ -81,6 +98,9 @@ final class CentralDeviceNode: SimComponent {
         online = on
         if on { deriveStoreKey(sim) }
         if !on { inflight = [:]; uploading = false; round = nil; roundAgain = false; return }
+        let waiting = pendingInvitations
+        pendingInvitations = []
+        for invitee in waiting { invite(invitee, sim) }
         uploadNext(sim)
         if world.config.receive.onReconnect { startRound(sim) }
     }

@@ -8,6 +8,8 @@ final class CentralServerNode: SimComponent {
     unowned let world: CentralWorld
     var store: CentralStore
     private(set) var state: ServerState = .up
+    /// The reasons the server is down (`Outages`): up while none holds.
+    var down = Outages<ServerState>()
     /// Bytes stored over time (an observation, not part of the fingerprint).
     private(set) var bytesAtRest = TimeWeightedAverage()
 
@@ -25,9 +27,10 @@ final class CentralServerNode: SimComponent {
                 world.expired += store.expire(createdBy: sim.now - limit, now: sim.now).count
             }
             sim.schedule(.retention, to: world.serverComponent, after: world.config.retentionSweep)
-        case .serverCommand(.setState(let s)): state = s
+        case .serverCommand(.setState(let change, let reason)): state = down.set(reason, change == .up ? nil : change) ?? .up
         case .serverCommand(.restart(let keep)):
             if !keep { world.lostInRestart += store.dropAll(now: sim.now).count }
+            down = Outages()   // a restart brings the server up: it ends every down reason holding now
             state = .up
         default: break
         }

@@ -7,7 +7,22 @@ extension CentralSystem {
     /// Runs the checkers that apply to a central server: convergence (liveness) and no-phantom
     /// (safety). Grouper's delivery, outbox and TTL checkers have nothing to judge here.
     public func check() -> CheckReport {
-        CheckReport(findings: checkConvergence() + checkNoPhantom(), nothingToCheck: world.writes.isEmpty)
+        CheckReport(findings: checkMembership() + checkConvergence() + checkNoPhantom(), nothingToCheck: world.writes.isEmpty)
+    }
+
+    /// Liveness (part of convergence), as for Grouper: a device whose invitation time has come
+    /// but which is not a member (its invitation waits for the owner) is a finding.
+    func checkMembership() -> [CheckFinding] {
+        var want = Array(repeating: false, count: config.devices)
+        for i in world.invitations where i.at <= sim.now { want[i.device] = true }
+        let owner = world.deviceNodes[0]
+        return want.indices.filter { want[$0] && !world.deviceNodes[$0].isMember }.map { d in
+            let why = owner.pendingInvitations.contains(d)
+                ? "its invitation waits for the owner D0, offline since it was asked for"
+                : "its invitation did not happen"
+            return CheckFinding(checker: .convergence, kind: .liveness,
+                                message: "D\(d) is outside the group: \(why)", messageIDs: [])
+        }
     }
 
     /// The last write of each object, by version (object ids sorted).

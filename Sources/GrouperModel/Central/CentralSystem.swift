@@ -45,11 +45,18 @@ public final class CentralSystem {
     }
     public func delete(device: Int, objectID: String, at t: SimTime) { command(.delete(objectID: objectID), device: device, at: t) }
     public func receive(device: Int, at t: SimTime) { command(.receive, device: device, at: t) }
-    public func setOnline(_ online: Bool, device: Int, at t: SimTime) { command(.setOnline(online), device: device, at: t) }
+    /// As `GrouperSystem.setOnline`: offline while any of the device's reasons holds.
+    public func setOnline(_ online: Bool, device: Int, reason: Int = defaultOutageReason, at t: SimTime) {
+        command(.setOnline(online, reason: reason), device: device, at: t)
+    }
     /// The owner (device 0) invites `device`.
-    public func invite(device: Int, at t: SimTime) { command(.invite(invitee: device), device: 0, at: t) }
-    public func setServerState(_ state: ServerState, at t: SimTime) {
-        sim.schedule(.serverCommand(.setState(state)), to: world.serverComponent, at: max(t, sim.now))
+    public func invite(device: Int, at t: SimTime) {
+        precondition(world.deviceComponents.indices.contains(device), "device \(device) out of range")
+        world.invitations.append((device, max(t, sim.now)))
+        command(.invite(invitee: device), device: 0, at: t)
+    }
+    public func setServerState(_ state: ServerState, reason: Int = defaultOutageReason, at t: SimTime) {
+        sim.schedule(.serverCommand(.setState(state, reason: reason)), to: world.serverComponent, at: max(t, sim.now))
     }
     /// The server comes back up, with or without its files and outbox.
     public func restartServer(keepData: Bool, at t: SimTime) {

@@ -11,6 +11,8 @@ final class CentralWorld {
     /// When each device became a member (nil: not a member).
     var joinedAt: [SimTime?]
     var writes: [ObjectWrite] = []
+    /// Invitations asked for: (device, time), in the order they were scheduled.
+    var invitations: [(device: Int, at: SimTime)] = []
     var nextRequestID = 1
     // Counters.
     var uploads = 0

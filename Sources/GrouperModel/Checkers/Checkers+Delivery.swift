@@ -28,31 +28,67 @@ extension GrouperSystem {
     /// Liveness: every normal message was handled by every member that was in the group when
     /// it was written (the sender aside), or was provably superseded before it could be: never
     /// stored on ≥ s servers while the device holds a newer version of its object. Catches
-    /// lost intermediate writes that newest-version-wins hides from convergence. One finding
-    /// per device, naming the first few messages and listing them all.
+    /// lost intermediate writes that newest-version-wins hides from convergence. A chunked
+    /// write is one message per chunk: every chunk must have been handled (or be superseded so),
+    /// and the object reassembled from them. One finding per device, naming the first few
+    /// messages and listing them all.
     public func checkDelivery() -> [CheckFinding] {
         var out: [CheckFinding] = []
+        let chunkCounts = config.chunking == nil ? [] : world.writes.map { $0.content.flatMap(Self.objectChunkCount) ?? 1 }
         for d in world.deviceNodes where d.isMember {
             guard let joined = d.joinedAt else { continue }
             let entries = d.store.entries
-            var missing: [ObjectWrite] = []
-            for w in world.writes where w.device != d.index && w.time >= joined
-                && !d.delivery.hasNormal(w.version.sender, w.version.sequence) {
+            var missing: [(write: ObjectWrite, why: String)] = []
+            for (i, w) in world.writes.enumerated() where w.device != d.index && w.time >= joined {
+                let chunks = chunkCounts.isEmpty ? 1 : chunkCounts[i]
+                if chunks > 1 {
+                    if let why = missingChunks(of: w, count: chunks, device: d, newer: entries[w.objectID]?.version) {
+                        missing.append((w, why))
+                    }
+                    continue
+                }
+                guard !d.delivery.hasNormal(w.version.sender, w.version.sequence) else { continue }
                 let superseded = !world.wasUploaded(w.messageID)
                     && (entries[w.objectID].map { $0.version > w.version } ?? false)
-                if !superseded { missing.append(w) }
+                if !superseded { missing.append((w, reason(write: w, device: d.index))) }
             }
             guard !missing.isEmpty else { continue }
-            let named = missing.prefix(3).map { w in
+            let named = missing.prefix(3).map { w, why in
                 "\(w.content == nil ? "delete" : "update") of \(w.objectID) by D\(w.device) "
-                    + "(message \(w.messageID)): \(reason(write: w, device: d.index))"
+                    + "(message \(w.messageID)): \(why)"
             }.joined(separator: "; ")
             out.append(CheckFinding(checker: .delivery, kind: .liveness,
                                     message: "D\(d.index) never handled \(missing.count) message(s) written while "
                                         + "it was a member: \(named)" + (missing.count > 3 ? "; …" : ""),
-                                    messageIDs: missing.map(\.messageID)))
+                                    messageIDs: missing.map(\.write.messageID)))
         }
         return out
+    }
+
+    /// Why device `d` lacks chunked write `w` of `count` chunks (its last chunk's version), or
+    /// nil when it handled every chunk and reassembled the object. A missing chunk that was never
+    /// stored on ≥ s servers while `d` holds a newer version of the object (`newer`) was
+    /// superseded before it could be delivered and does not count.
+    func missingChunks(of w: ObjectWrite, count: Int, device d: DeviceNode, newer: ObjectVersion?) -> String? {
+        let sender = world.deviceNodes[w.device], last = w.version.sequence, first = last - count + 1
+        var lacking: [(index: Int, id: String)] = []
+        for seq in first...last where !d.delivery.hasNormal(w.version.sender, seq) {
+            guard sender.sent.indices.contains(seq - 1) else { continue }
+            let id = world.registry[sender.sent[seq - 1].handle].messageID
+            let superseded = !world.wasUploaded(id) && (newer.map { $0 > w.version } ?? false)
+            if !superseded { lacking.append((seq - first, id)) }
+        }
+        if let head = lacking.first {
+            var chunk = w
+            chunk.messageID = head.id
+            return "\(lacking.count) of its \(count) chunk messages never handled, first chunk \(head.index + 1) of \(count) "
+                + "(message \(head.id)): \(reason(write: chunk, device: d.index))"
+        }
+        let handledAll = (first...last).allSatisfy { d.delivery.hasNormal(w.version.sender, $0) }
+        if handledAll && d.chunks.partials["\(w.version.sender)/\(first)"] != nil {
+            return "D\(d.index) handled all \(count) chunk messages but never reassembled the object"
+        }
+        return nil
     }
 
     /// Liveness: nothing left to send. No device's outbox, unsent queue, upload job or jobs
@@ -79,5 +115,12 @@ extension GrouperSystem {
                                     messageIDs: left.map(\.message.messageID)))
         }
         return out
+    }
+
+    /// The chunk count recorded in an object content written by `ChunkRecord.objectContent`
+    /// (`{"file":…,"size":S,"chunks":N,…}`), else nil.
+    static func objectChunkCount(_ content: String) -> Int? {
+        guard content.hasPrefix("{\"file\":"), let r = content.range(of: ",\"chunks\":") else { return nil }
+        return Int(content[r.upperBound...].prefix { $0.isNumber })
     }
 }

@@ -36,6 +36,8 @@ final class DeviceNode: SimComponent {
     // Membership and connectivity.
     var isMember = false
     var online = true
+    /// The reasons this device is offline (`Outages`): online while none holds.
+    var offline = Outages<Bool>()
     /// Access key per server; nil where this device is not registered.
     var accessKeys: [String?]
     /// Master key per server (owner only).
@@ -136,7 +138,7 @@ final class DeviceNode: SimComponent {
         case .delete(let id): if isMember { senderDelete(objectID: id, ctx) }
         case .confirm: if isMember { senderConfirm(ctx) }
         case .receive: if isMember && online { requestReceive(ctx) }
-        case .setOnline(let on): setOnline(on, ctx)
+        case .setOnline(let on, let reason): setOnline(offline.set(reason, on ? nil : true) == nil, ctx)
         case .invite(let invitee): invite(invitee, ctx)
         case .answerResend(let requester, let range):
             if isMember { answerResend(requester: world.nodeIDs[requester], range: range, ctx) }

@@ -9,6 +9,8 @@ final class ServerNode: SimComponent {
     unowned(unsafe) let world: World
     var server: UntrustedServer
     public private(set) var state: ServerState = .up
+    /// The reasons the server is down (`Outages`): up while none holds.
+    var down = Outages<ServerState>()
     /// Off only in checker canaries: a server that never sweeps must be caught by the TTL checker.
     var sweepEnabled = true
     /// Shares held over time (updated after every event the server handles); an observation,
@@ -51,14 +53,17 @@ final class ServerNode: SimComponent {
             // runs on (docs/protocol.md), so the TTL holds on every server, up or down.
             if sweepEnabled && !misbehaviours.keep { sweep(sim.now) }
             sim.schedule(.sweep, to: world.serverComponents[index], after: world.config.sweepPeriod)
-        case .serverCommand(.setState(let s)):
-            // A server coming back up catches up on expired shares before serving, as a
-            // restart does: it did not sweep while down.
+        case .serverCommand(.setState(let change, let reason)):
+            // Down while any reason holds (overlapping windows nest). A server coming back up
+            // catches up on expired shares before serving, as a restart does: it did not sweep
+            // while down.
+            let s = down.set(reason, change == .up ? nil : change) ?? .up
             if s == .up && state != .up && sweepEnabled && !misbehaviours.keep { server.sweep(now: sweepTime(sim.now)) }
             state = s
         case .serverCommand(.restart(let keep)):
             if !keep { world.recordRestartLoss(server: index, messageIDs: server.shares.map(\.messageID)) }
             if !keep { server.dropAllShares() }
+            down = Outages()   // a restart brings the server up: it ends every down reason holding now
             state = .up
             if !misbehaviours.keep { server.sweep(now: sweepTime(sim.now)) }  // catches up before serving anything
         case .serverCommand(.misbehave(let id, let behaviour)):

@@ -27,7 +27,7 @@ extension GrouperEvent: TraceableEvent {
         case .request(let r):
             [("request", "\(r.requestID)"), ("from", "device-\(r.device)"), ("endpoint", r.call.endpoint)] + r.call.traceFields
         case .sweep, .push: []
-        case .serverCommand(.setState(let state)): [("state", state.rawValue)]
+        case .serverCommand(.setState(let state, _)): [("state", state.rawValue)]
         case .serverCommand(.restart(let keep)): [("restart", keep ? "keep-data" : "lose-data")]
         case .serverCommand(.misbehave(let id, let b)): [("misbehave", b?.kindName ?? "off"), ("fault", "\(id)")]
         case .response(let id, let outcome): [("request", "\(id)")] + outcome.traceFields
@@ -89,7 +89,7 @@ extension DeviceCommand {
         case .delete(let id): [("command", "delete"), ("object", id)]
         case .confirm: [("command", "confirm")]
         case .receive: [("command", "receive")]
-        case .setOnline(let on): [("command", on ? "online" : "offline")]
+        case .setOnline(let on, _): [("command", on ? "online" : "offline")]
         case .invite(let invitee): [("command", "invite"), ("invitee", "device-\(invitee)")]
         case .answerResend(let requester, let range):
             [("command", "answer-resend"), ("requester", "device-\(requester)"),

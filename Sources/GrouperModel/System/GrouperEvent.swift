@@ -28,7 +28,9 @@ public enum DeviceCommand: Equatable, Sendable {
     case delete(objectID: String)
     case confirm
     case receive
-    case setOnline(Bool)
+    /// Offline (false) or back online (true) for one reason (`Outages`): the device is offline
+    /// while any of its reasons holds.
+    case setOnline(Bool, reason: Int = defaultOutageReason)
     /// The owner (this device) invites device `invitee` face to face.
     case invite(invitee: Int)
     /// Answer a resend request from device `requester` for my normal messages in `range`.
@@ -42,7 +44,9 @@ public enum DeviceTimer: Equatable, Sendable {
 
 /// Commands to a server.
 public enum ServerCommand: Equatable, Sendable {
-    case setState(ServerState)
+    /// Down (refusing or blackholed) or up again for one reason (`Outages`): the server is down
+    /// while any of its reasons holds, in the mode of the one that started last.
+    case setState(ServerState, reason: Int = defaultOutageReason)
     /// Comes back up; with `keepData` false its stored shares are gone.
     case restart(keepData: Bool)
     /// Switches hostile behaviour `id` (a fault's number) on, or off when nil.

@@ -93,8 +93,10 @@ public final class GrouperSystem {
     public func confirm(device: Int, at t: SimTime) { command(.confirm, device: device, at: t) }
     /// A receive round (pull-to-refresh).
     public func receive(device: Int, at t: SimTime) { command(.receive, device: device, at: t) }
-    public func setOnline(_ online: Bool, device: Int, at t: SimTime) {
-        command(.setOnline(online), device: device, at: t)
+    /// Device `device` goes offline (or comes back) at `t` for `reason`: it is offline while
+    /// any of its reasons holds (`Outages`), so overlapping windows nest.
+    public func setOnline(_ online: Bool, device: Int, reason: Int = defaultOutageReason, at t: SimTime) {
+        command(.setOnline(online, reason: reason), device: device, at: t)
     }
     /// The owner (device 0) invites `device` face to face.
     public func invite(device: Int, at t: SimTime) {
@@ -103,9 +105,11 @@ public final class GrouperSystem {
         command(.invite(invitee: device), device: 0, at: t)
     }
 
-    public func setServerState(_ state: ServerState, server: Int, at t: SimTime) {
+    /// Server `server` goes down in `state` (or, with `.up`, comes back) at `t` for `reason`: it
+    /// is down while any of its reasons holds (`Outages`).
+    public func setServerState(_ state: ServerState, server: Int, reason: Int = defaultOutageReason, at t: SimTime) {
         precondition(world.serverComponents.indices.contains(server), "server \(server) out of range")
-        sim.schedule(.serverCommand(.setState(state)), to: world.serverComponents[server], at: at(t))
+        sim.schedule(.serverCommand(.setState(state, reason: reason)), to: world.serverComponents[server], at: at(t))
     }
     /// Switches hostile behaviour `id` on a server on (or off with nil) at `t` (issue #11).
     public func setMisbehaviour(_ behaviour: ServerMisbehaviour?, id: Int, server: Int, at t: SimTime) {

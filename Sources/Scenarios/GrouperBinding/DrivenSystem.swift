@@ -8,9 +8,11 @@ protocol DrivenSystem: AnyObject {
     var writes: [ObjectWrite] { get }
     func update(device: Int, objectID: String, size: Int, at t: SimTime)
     func delete(device: Int, objectID: String, at t: SimTime)
-    func setOnline(_ online: Bool, device: Int, at t: SimTime)
+    /// Offline while any of the device's reasons holds (`reason`: `GrouperDrivers.Reason`).
+    func setOnline(_ online: Bool, device: Int, reason: Int, at t: SimTime)
     func invite(device: Int, at t: SimTime)
-    func setServerState(_ state: ServerState, server: Int, at t: SimTime)
+    /// Down while any of the server's reasons holds.
+    func setServerState(_ state: ServerState, server: Int, reason: Int, at t: SimTime)
     func restartServer(_ server: Int, keepData: Bool, at t: SimTime)
     func setMisbehaviour(_ behaviour: ServerMisbehaviour?, id: Int, server: Int, at t: SimTime)
     /// `callback` gets the message ids of the updates `device` received, in order.
@@ -26,8 +28,8 @@ extension GrouperSystem: DrivenSystem {
 /// The central server is scenario server 1 (index 0): faults on the other servers do not
 /// reach it. Hostile faults are rejected by the reader for this architecture.
 extension CentralSystem: DrivenSystem {
-    func setServerState(_ state: ServerState, server: Int, at t: SimTime) {
-        if server == 0 { setServerState(state, at: t) }
+    func setServerState(_ state: ServerState, server: Int, reason: Int, at t: SimTime) {
+        if server == 0 { setServerState(state, reason: reason, at: t) }
     }
     func restartServer(_ server: Int, keepData: Bool, at t: SimTime) {
         if server == 0 { restartServer(keepData: keepData, at: t) }

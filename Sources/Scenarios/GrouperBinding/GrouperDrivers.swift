@@ -83,10 +83,27 @@ final class LatencyRecorder {
 /// stream, so adding a device or a fault never changes another process's draws.
 ///
 /// Settle: from `quiet = duration − settle` on there are no writes, every device is online and
-/// every server up. Workload events at or after `quiet` are dropped; with a settle period,
-/// churn windows and fault windows are clipped at `quiet` (dropped if they start in it) and
-/// restarts in it are dropped.
+/// every server up and honest but for a hostile fault without a window or process. Workload
+/// events at or after `quiet` are dropped; with a settle period, churn windows, fault windows
+/// and hostile windows are clipped at `quiet` (dropped if they start in it), restarts in it are
+/// dropped, and a schedule's `offline` with no `online` after it ends at `quiet`.
+///
+/// Overlapping windows nest: each churn process, churn window, fault entry and the schedule is
+/// its own reason (`Reason`), and a device is offline (a server down) while any of its reasons
+/// holds (`Outages` in the model).
 enum GrouperDrivers {
+    /// The reason numbers the drivers give the model.
+    enum Reason {
+        /// The schedule's `offline`/`online` (the model's default reason).
+        static let schedule = defaultOutageReason
+        /// A device's churn process.
+        static let churnProcess = 1
+        /// Churn window `i` (its index in `churn.windows`).
+        static func churnWindow(_ i: Int) -> Int { 2 + i }
+        /// Fault entry `i` (its index in `faults`) on each of its servers.
+        static func fault(_ i: Int) -> Int { 1 + i }
+    }
+
     static func schedule(_ spec: ScenarioSpec, on system: any DrivenSystem, streams: RandomStreams, latency: LatencyRecorder) {
         let end = SimTime.zero + spec.duration
         let quiet = end - spec.settle
@@ -148,24 +165,25 @@ enum GrouperDrivers {
         if let (on, off) = c.process {
             for d in 1...spec.group.devices where c.devices.contains(d) {
                 var rng = streams.stream(named: "churn/device-\(d)")
+                let reason = Reason.churnProcess
                 var online = !rng.chance(c.startOffline)
-                if !online { system.setOnline(false, device: d - 1, at: .zero) }
+                if !online { system.setOnline(false, device: d - 1, reason: reason, at: .zero) }
                 var t = SimTime.zero
                 while true {
                     guard let next = advance(t, by: (online ? on : off).sample(using: &rng), before: quiet) else { break }
                     t = next
                     online.toggle()
-                    system.setOnline(online, device: d - 1, at: t)
+                    system.setOnline(online, device: d - 1, reason: reason, at: t)
                 }
-                if !online || spec.settle > .zero { system.setOnline(true, device: d - 1, at: quiet) }
+                if !online || spec.settle > .zero { system.setOnline(true, device: d - 1, reason: reason, at: quiet) }
             }
         }
         let settles = spec.settle > .zero
-        for win in c.windows {
+        for (i, win) in c.windows.enumerated() {
             let start = SimTime.zero + win.start, end = SimTime.zero + win.end
             if settles && start >= quiet { continue }
-            system.setOnline(false, device: win.device - 1, at: start)
-            system.setOnline(true, device: win.device - 1, at: settles ? min(end, quiet) : end)
+            system.setOnline(false, device: win.device - 1, reason: Reason.churnWindow(i), at: start)
+            system.setOnline(true, device: win.device - 1, reason: Reason.churnWindow(i), at: settles ? min(end, quiet) : end)
         }
     }
 
@@ -177,34 +195,38 @@ enum GrouperDrivers {
                 case .window(let mode, let start, let end):
                     let from = SimTime.zero + start, to = end.map { SimTime.zero + $0 }
                     if settles && from >= quiet { continue }
-                    system.setServerState(state(mode), server: srv - 1, at: from)
-                    if settles { system.setServerState(.up, server: srv - 1, at: min(to ?? quiet, quiet)) }
-                    else if let to { system.setServerState(.up, server: srv - 1, at: to) }
+                    system.setServerState(state(mode), server: srv - 1, reason: Reason.fault(i), at: from)
+                    if settles { system.setServerState(.up, server: srv - 1, reason: Reason.fault(i), at: min(to ?? quiet, quiet)) }
+                    else if let to { system.setServerState(.up, server: srv - 1, reason: Reason.fault(i), at: to) }
                 case .process(let mode, let up, let down):
                     var rng = streams.stream(named: "faults/\(i)/server-\(srv)")
                     alternate(up: up, down: down, rng: &rng, quiet: quiet) { isUp, t in
-                        system.setServerState(isUp ? .up : state(mode), server: srv - 1, at: t)
+                        system.setServerState(isUp ? .up : state(mode), server: srv - 1, reason: Reason.fault(i), at: t)
                     }
                 case .restart(let at, let keep):
                     if settles && SimTime.zero + at >= quiet { continue }
                     system.restartServer(srv - 1, keepData: keep, at: SimTime.zero + at)
                 case .misbehave(let b, let when):
-                    misbehave(b, when, id: i, server: srv, system, streams, quiet: quiet)
+                    misbehave(b, when, id: i, server: srv, system, streams, quiet: quiet, settles: settles)
                 case .collude: break   // a configuration, see GrouperExecutor.config
                 }
             }
         }
     }
 
-    /// Switches a hostile behaviour on and off as its activity says. Like the down faults,
-    /// a process stops at the start of the settle period, leaving the server honest.
+    /// Switches a hostile behaviour on and off as its activity says. Like the down faults, a
+    /// process stops and a window ends at the start of the settle period (a window that starts
+    /// in it is dropped), leaving the server honest; a behaviour with neither lasts the whole run.
     static func misbehave(_ b: ServerMisbehaviour, _ when: FaultActivity, id: Int, server srv: Int,
-                          _ system: any DrivenSystem, _ streams: RandomStreams, quiet: SimTime) {
+                          _ system: any DrivenSystem, _ streams: RandomStreams, quiet: SimTime, settles: Bool) {
         switch when {
         case .always: system.setMisbehaviour(b, id: id, server: srv - 1, at: .zero)
         case .window(let start, let end):
-            system.setMisbehaviour(b, id: id, server: srv - 1, at: SimTime.zero + start)
-            if let end { system.setMisbehaviour(nil, id: id, server: srv - 1, at: SimTime.zero + end) }
+            let from = SimTime.zero + start, to = end.map { SimTime.zero + $0 }
+            if settles && from >= quiet { return }
+            system.setMisbehaviour(b, id: id, server: srv - 1, at: from)
+            if settles { system.setMisbehaviour(nil, id: id, server: srv - 1, at: min(to ?? quiet, quiet)) }
+            else if let to { system.setMisbehaviour(nil, id: id, server: srv - 1, at: to) }
         case .process(let up, let down):
             var rng = streams.stream(named: "faults/\(id)/server-\(srv)")
             alternate(up: up, down: down, rng: &rng, quiet: quiet) { honest, t in

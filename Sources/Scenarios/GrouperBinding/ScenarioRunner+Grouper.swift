@@ -27,7 +27,8 @@ public struct GrouperExecutor: RunExecutor {
         system.traceEvents(to: events?.sink)
         let latency = LatencyRecorder(reporting: spec.metrics)
         GrouperDrivers.schedule(spec, on: system, streams: RandomStreams(rootSeed: run.seed), latency: latency)
-        GrouperDrivers.play(spec.schedule, on: system)
+        GrouperDrivers.play(spec.schedule, on: system,
+                            settleStart: spec.settle > .zero ? SimTime.zero + spec.duration - spec.settle : nil)
         var sampler = GrouperSeries(spec: spec, system: system)
         system.eventLimit = run.eventBudget
         // Counts cover [warm-up, duration): the snapshot comes before any event at the warm-up time.

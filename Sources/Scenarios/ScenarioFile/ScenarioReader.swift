@@ -52,7 +52,9 @@ struct ScenarioReader {
             sink.add("settle", "got \"\(st)\", expected a settle time shorter than the duration (\(d))")
         }
         if let p = proto, p.confirm.mode == .afterReceive, p.variant != .asBuilt {
-            sink.add("protocol.confirm.policy", "got \"after-receive\", expected \"periodic\" or \"never\": after-receive is the as-built client's behaviour (use \"variant\": \"as-built\")")
+            let others = ConfirmPolicySpec.Mode.allCases.filter { $0 != .afterReceive }.map { "\"\($0.rawValue)\"" }
+            sink.add("protocol.confirm.policy", "got \"after-receive\", expected \(others.dropLast().joined(separator: ", ")) or "
+                + "\(others.last!): after-receive is the as-built client's behaviour (use \"variant\": \"as-built\")")
         }
         if let d = duration, let group, let proto { checkTimerLoad(duration: d, group: group, protocol: proto) }
         if let group, let proto, proto.rebuild == .correct, group.n < group.k + 2 {

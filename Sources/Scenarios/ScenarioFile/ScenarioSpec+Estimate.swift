@@ -31,8 +31,55 @@ extension ScenarioSpec {
         if let (on, off) = churn.process {
             churnChanges += Double(churn.devices.count(of: g.devices)) * 2 * d / (on.typicalGap + off.typicalGap)
         }
+        // While fewer than s servers are up every upload fails, and each writer puts its unsent
+        // queue to every server again at each unsent retry: its CPU work and n requests and answers.
+        var writing = Set(workload.writes.map(\.device))
+        if workload.update != nil || workload.delete != nil {
+            writing.formUnion((1...g.devices).filter { workload.writers.contains($0) })
+        }
+        let retries = p.unsentRetryPeriod.map { Double(writing.count) * blockedSeconds / $0.seconds } ?? 0
         return (jobs + confirms + scheduled.messages) * perMessage + (polls + scheduled.rounds) * (2 * n + 1) + unsentTimers
-            + sweeps + churnChanges * (2 * n + 2)
+            + sweeps + churnChanges * (2 * n + 2) + retries * (2 * n + 1)
+    }
+
+    /// Expected seconds of the run in which fewer than s servers are up, so that every upload
+    /// fails: down windows count exactly, a down process by its long-run down fraction
+    /// (typical down gap over the typical cycle), servers independently; from the start of
+    /// `settle` on every server is up.
+    var blockedSeconds: Double {
+        let end = duration.seconds - settle.seconds, s = group.s
+        var cuts: Set<Double> = [0, end]
+        var windows: [[(from: Double, to: Double)]] = Array(repeating: [], count: group.n)
+        var processDown = Array(repeating: 0.0, count: group.n)   // probability the processes hold a server down
+        for f in faults {
+            for srv in 1...group.n where f.servers.contains(srv) {
+                switch f.kind {
+                case .window(_, let start, let stop):
+                    let from = min(start.seconds, end), to = min(stop?.seconds ?? end, end)
+                    guard to > from else { continue }
+                    windows[srv - 1].append((from, to))
+                    cuts.insert(from); cuts.insert(to)
+                case .process(_, let up, let down):
+                    let p = down.typicalGap / (up.typicalGap + down.typicalGap)
+                    processDown[srv - 1] = 1 - (1 - processDown[srv - 1]) * (1 - p)
+                default: break
+                }
+            }
+        }
+        let times = cuts.sorted()
+        var blocked = 0.0
+        for (a, b) in zip(times, times.dropFirst()) {
+            // P(number of servers up < s), by the distribution of the up count over the servers.
+            var upCount = [1.0]
+            for srv in 0..<group.n {
+                let down = windows[srv].contains { $0.from <= a && b <= $0.to } ? 1 : processDown[srv]
+                var next = Array(repeating: 0.0, count: upCount.count + 1)
+                for (k, q) in upCount.enumerated() { next[k] += q * down; next[k + 1] += q * (1 - down) }
+                upCount = next
+            }
+            blocked += (b - a) * upCount.prefix(s).reduce(0, +)
+        }
+        return blocked
     }
 }
 

@@ -7,10 +7,10 @@ final class ScheduleRecorder: DrivenSystem {
     var now: SimTime { .zero }
     var writes: [ObjectWrite] { [] }
     private(set) var explicitWrites: [ExplicitWrite] = []
-    /// (device 1-based, online, time), in scheduling order.
-    private(set) var online: [(device: Int, on: Bool, at: SimTime)] = []
-    /// (server 1-based, state, time), in scheduling order.
-    private(set) var states: [(server: Int, state: ServerState, at: SimTime)] = []
+    /// (device 1-based, online, reason, time), in scheduling order.
+    private(set) var online: [(device: Int, on: Bool, reason: Int, at: SimTime)] = []
+    /// (server 1-based, state, reason, time), in scheduling order.
+    private(set) var states: [(server: Int, state: ServerState, reason: Int, at: SimTime)] = []
     private(set) var restarts: [(server: Int, keepData: Bool, at: SimTime)] = []
     private(set) var hostile: [(id: Int, server: Int, behaviour: ServerMisbehaviour?, at: SimTime)] = []
 
@@ -20,9 +20,11 @@ final class ScheduleRecorder: DrivenSystem {
     func delete(device: Int, objectID: String, at t: SimTime) {
         explicitWrites.append(ExplicitWrite(device: device + 1, at: t - .zero, kind: .delete, object: Self.index(objectID), size: 0))
     }
-    func setOnline(_ on: Bool, device: Int, at t: SimTime) { online.append((device + 1, on, t)) }
+    func setOnline(_ on: Bool, device: Int, reason: Int, at t: SimTime) { online.append((device + 1, on, reason, t)) }
     func invite(device: Int, at t: SimTime) {}
-    func setServerState(_ state: ServerState, server: Int, at t: SimTime) { states.append((server + 1, state, t)) }
+    func setServerState(_ state: ServerState, server: Int, reason: Int, at t: SimTime) {
+        states.append((server + 1, state, reason, t))
+    }
     func restartServer(_ server: Int, keepData: Bool, at t: SimTime) { restarts.append((server + 1, keepData, t)) }
     func setMisbehaviour(_ behaviour: ServerMisbehaviour?, id: Int, server: Int, at t: SimTime) {
         hostile.append((id, server + 1, behaviour, t))
@@ -53,24 +55,25 @@ extension ScenarioSpec {
         return out
     }
 
-    /// Each device's offline intervals, from its online/offline changes in time order.
-    static func offlineWindows(_ changes: [(device: Int, on: Bool, at: SimTime)]) -> [OfflineWindow] {
+    /// Each device's offline intervals, from its online/offline changes in time order: offline
+    /// while any of its reasons holds (overlapping windows nest, as in the model).
+    static func offlineWindows(_ changes: [(device: Int, on: Bool, reason: Int, at: SimTime)]) -> [OfflineWindow] {
         let devices = Array(Set(changes.map(\.device))).sorted()
         return devices.flatMap { d -> [OfflineWindow] in
             let mine = stableSorted(changes.filter { $0.device == d }, by: \.at)
-            return intervals(mine.map { ($0.on ? 0 : 1, $0.at) }).map {
+            return intervals(effective(mine.map { ($0.on ? 0 : 1, $0.reason, $0.at) })).map {
                 OfflineWindow(device: d, start: $0.start - .zero, end: ($0.end ?? $0.start) - .zero)
             }.filter { $0.end > $0.start }
         }
     }
 
     /// Refuse/blackhole windows per server (one entry each), from the servers' state changes.
-    static func downWindows(_ changes: [(server: Int, state: ServerState, at: SimTime)]) -> [FaultSpec] {
+    static func downWindows(_ changes: [(server: Int, state: ServerState, reason: Int, at: SimTime)]) -> [FaultSpec] {
         let servers = Array(Set(changes.map(\.server))).sorted()
         let codes: [ServerState] = [.up, .refusing, .blackhole]
         return servers.flatMap { s -> [FaultSpec] in
             let mine = stableSorted(changes.filter { $0.server == s }, by: \.at)
-            return intervals(mine.map { (codes.firstIndex(of: $0.state)!, $0.at) }).compactMap { iv in
+            return intervals(effective(mine.map { (codes.firstIndex(of: $0.state)!, $0.reason, $0.at) })).compactMap { iv in
                 guard iv.end.map({ $0 > iv.start }) ?? true else { return nil }
                 return FaultSpec(servers: .some([s]), kind: .window(mode: iv.code == 1 ? .refuse : .blackhole,
                                                                     start: iv.start - .zero, end: iv.end.map { $0 - .zero }))
@@ -90,6 +93,14 @@ extension ScenarioSpec {
                                                                                             end: iv.end.map { $0 - .zero })))
             }
         }
+    }
+
+    /// The state in force after each change of one reason's state, in time order (code 0: the
+    /// reason ends; the code in force is the most recently started active reason's, as
+    /// `Outages` decides in the model).
+    static func effective(_ changes: [(code: Int, reason: Int, at: SimTime)]) -> [(code: Int, at: SimTime)] {
+        var active = Outages<Int>()
+        return changes.map { c in (active.set(c.reason, c.code == 0 ? nil : c.code) ?? 0, c.at) }
     }
 
     /// Maximal intervals in which a state code other than 0 holds, from changes in time order
