@@ -69,6 +69,8 @@ extension GrouperSystem {
     /// Thesis variant: why recovery has not delivered write `w`'s message to device `d`. "Recovery
     /// still in progress" only when something can still move it: enough shares for `d`'s next
     /// receive round, a resend or re-upload for `d` on its way, or a way for `d` to ask again.
+    /// Otherwise the stall: poll-only receivers slower than the TTL, shares that disagree under
+    /// check/correct, a withholding server, the sender offline, nothing that makes `d` ask.
     func stallCause(_ w: ObjectWrite, device d: Int, holding: [Int]) -> String {
         let needed = config.rebuild.minimumShares(k: config.k), node = world.nodeIDs[d]
         let sender = world.deviceNodes[w.device], device = world.deviceNodes[d]
@@ -76,6 +78,10 @@ extension GrouperSystem {
             let every = config.receive.pullPeriod.map { "polls only every \($0)" } ?? "never polls"
             return "not recoverable: D\(d) is not notified and \(every) (not within the TTL \(config.ttl)), "
                 + "so a re-upload for it expires before it looks"
+        }
+        if let n = world.registry.knownNumber(w.messageID), device.undecodable[n] != nil {
+            return "not recoverable: the shares D\(d) collected disagree (a server alters them), so its "
+                + "\(config.rebuild.rawValue) rebuild refuses them, and a re-upload brings the same shares"
         }
         let withheld = world.withheldBy[w.messageID] ?? []
         if !withheld.isEmpty {

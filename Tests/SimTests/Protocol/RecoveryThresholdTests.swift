@@ -171,6 +171,21 @@ import SimKernel
         #expect(f.first?.message.contains("TTL") == false, "\(f)")
     }
 
+    /// check with a tampering server: every member collected shares that disagree, which no
+    /// re-upload changes (same shares); the finding says so instead of "in progress".
+    @Test func tamperedSharesUnderCheckAreNamed() throws {
+        var c = try SystemConfig(devices: 3, servers: 4, k: 2, s: 3, ttl: .hours(1), seed: 5)
+        c.rebuild = .check
+        c.confirm = ConfirmPolicy(period: nil, onReconnect: false)
+        c.receive = ReceivePolicy(onPush: true, pullPeriod: nil, onReconnect: true)
+        let s = try GrouperSystem(config: c)
+        s.setMisbehaviour(.tamper(fraction: 1), id: 0, server: 0, at: .zero)
+        s.update(device: 0, objectID: "o1", size: 400, at: Self.at(1))
+        s.run(until: Self.at(60))
+        let f = s.checkConvergence()
+        #expect(f.count == 2 && f.allSatisfy { $0.message.contains("disagree") && !$0.message.contains("in progress") }, "\(f)")
+    }
+
     /// Receivers that only poll, less often than once per TTL: the finding says recovery cannot
     /// deliver, not that it is in progress.
     @Test func pollOnlyReceiversSlowerThanTheTTLAreNamed() throws {
