@@ -59,9 +59,10 @@ extension GrouperSystem {
     func reason(write w: ObjectWrite, device d: Int) -> String {
         // Only shares this device could fetch: a unicast copy for someone else does not count.
         let node = world.nodeIDs[d]
-        let holders = world.serverNodes.filter {
+        let holding = world.serverNodes.filter {
             $0.server.holds(messageID: w.messageID, groupID: world.groupID, visibleTo: node)
-        }.count
+        }.map(\.index)
+        let holders = holding.count
         if !world.deviceNodes[d].online { return "D\(d) is offline at the end of the run" }
         guard world.wasUploaded(w.messageID) else {
             let sender = world.deviceNodes[w.device]
@@ -70,15 +71,15 @@ extension GrouperSystem {
         }
         switch config.variant {
         case .noRecovery:
-            return "lost: \(lossCause(w.messageID)) before D\(d) fetched it, and no-recovery never resends "
+            return "lost: \(lossCause(w, holding: holding)) before D\(d) fetched it, and no-recovery never resends "
                 + "(\(holders) servers still hold it)"
         case .basicMulticast:
-            return "lost: \(lossCause(w.messageID)) before D\(d) fetched it; basic-multicast detects gaps only "
+            return "lost: \(lossCause(w, holding: holding)) before D\(d) fetched it; basic-multicast detects gaps only "
                 + "from later messages (\(holders) servers still hold it)"
         case .asBuilt:
             return "not delivered by the as-built client (\(holders) servers still hold it)"
         case .thesis:
-            return "not delivered yet: recovery still in progress (\(holders) servers still hold it)"
+            return stallCause(w, device: d, holding: holding) + " (\(holders) servers still hold it)"
         }
     }
 

@@ -62,22 +62,33 @@ extension DeviceNode {
         }
     }
 
-    /// Looks up my normal messages in `range` and asks every server which are gone.
+    /// Looks up my normal messages in `range` and asks every server which are gone for the
+    /// requester. A message already being answered for this requester (its existence check
+    /// running, or its copy for it queued, unsent or in flight: `reuploading`) is left out, so
+    /// overlapping requests merge and each requester gets one copy at a time.
     func answerResend(requester: String, range: ClosedRange<Int>, _ ctx: some DeviceContext) {
         guard range.lowerBound <= sent.count else { return }
-        let items = sentItems((range.lowerBound - 1)..<min(range.upperBound, sent.count))
+        var items = sentItems((range.lowerBound - 1)..<min(range.upperBound, sent.count))
         let id = nextTaskID
         nextTaskID += 1
-        resendTasks[id] = ResendTask(id: id, requester: requester, items: items,
-                                     holders: Array(repeating: 0, count: items.count), waiting: config.servers)
         guard config.recovery.senderChecksServers else {
-            resendTasks[id] = nil
             return reupload(ResendTask(id: id, requester: requester, items: items,
                                        holders: Array(repeating: 0, count: items.count), waiting: 0), ctx)
         }
+        if !reuploading.isEmpty {
+            items.removeAll { reuploading.contains(ReuploadKey(messageID: $0.message.messageID, requester: requester)) }
+            if items.isEmpty {
+                ctx.log("resend(\(DeliveryState.formatRange(range))) from \(world.name(ofNode: requester)): "
+                    + "already being answered")
+                return
+            }
+        }
+        for item in items { reuploading.insert(ReuploadKey(messageID: item.message.messageID, requester: requester)) }
+        resendTasks[id] = ResendTask(id: id, requester: requester, items: items,
+                                     holders: Array(repeating: 0, count: items.count), waiting: config.servers)
         let ids = items.map(\.message.messageID)
         for j in 0..<config.servers {
-            send(.transferConfirm(ids), to: j, purpose: .existence(taskID: id, server: j), ctx)
+            send(.transferConfirm(ids, for: requester), to: j, purpose: .existence(taskID: id, server: j), ctx)
         }
     }
 
@@ -93,15 +104,22 @@ extension DeviceNode {
         reupload(t, ctx)
     }
 
-    /// Re-uploads, to the requester only, each message fewer than k servers still hold. On a
-    /// per-message server (as-built) also each whose stored shares I overwrote as unicast for
-    /// someone else before; on a per-receiver server the multicast share is never overwritten.
+    /// Re-uploads, to the requester only, each message that fewer servers still hold for it
+    /// (a multicast share or its own copy) than a rebuild needs (`reuploadThreshold`: k for
+    /// first-k, k + 1 for check and correct). On a per-message server (as-built) also each
+    /// whose stored shares I overwrote as unicast for someone else before; on a per-receiver
+    /// server the multicast share is never overwritten. A message not re-uploaded to the
+    /// requester is no longer being answered for it.
     func reupload(_ t: ResendTask, _ ctx: some DeviceContext) {
         var chosen: [OutboxItem] = []
-        let overwrites = config.variant.shareKeying == .perMessage
-        for (i, item) in t.items.enumerated()
-        where t.holders[i] < config.k || (overwrites && unicastOverwritten.contains(item.message.messageID)) {
-            guard let receiver = reuploadReceiver(item.message.messageID, for: t.requester, now: ctx.now) else { continue }
+        let overwrites = config.variant.shareKeying == .perMessage, needed = reuploadThreshold
+        for (i, item) in t.items.enumerated() {
+            let key = ReuploadKey(messageID: item.message.messageID, requester: t.requester)
+            guard t.holders[i] < needed || (overwrites && unicastOverwritten.contains(item.message.messageID)),
+                  let receiver = reuploadReceiver(item.message.messageID, for: t.requester, now: ctx.now) else {
+                reuploading.remove(key)
+                continue
+            }
             var copy = item
             copy.isReupload = true
             if config.recovery.multicastReuploads {
@@ -111,6 +129,7 @@ extension DeviceNode {
                 copy.shareReceiver = receiver
                 if overwrites && receiver != nil { unicastOverwritten.insert(item.message.messageID) }
             }
+            if copy.shareReceiver == nil { reuploading.remove(key) }   // a multicast: `multicastReuploads` tracks it
             chosen.append(copy)
         }
         let shared = chosen.filter { $0.shareReceiver == nil }, own = chosen.filter { $0.shareReceiver != nil }
@@ -119,7 +138,7 @@ extension DeviceNode {
         if !shared.isEmpty { said.append("re-upload \(names(shared)) to * (asked for by several)") }
         if !own.isEmpty { said.append("re-upload \(names(own)) to \(world.name(ofNode: t.requester))") }
         ctx.log(said.isEmpty
-            ? "resend to \(world.name(ofNode: t.requester)): all still on ≥ k servers"
+            ? "resend to \(world.name(ofNode: t.requester)): all still on ≥ \(needed) servers for it"
                 + (config.resendMulticastAfter == nil ? "" : " or on their way")
             : said.joined(separator: "; "))
         outbox.append(contentsOf: shared + own)  // one job each

@@ -78,11 +78,11 @@ extension DeviceNode {
         guard round?.id == r else { return }
         if case .reply(.shareIDs(let ids)) = outcome {
             var unseen = seenShareIDs[j].unseen(in: ids, compact: config.compactState)
-            if unseen.count > chunkBatchLimit {   // large objects: the rest in the next round
-                unseen.removeLast(unseen.count - chunkBatchLimit)
-                roundAgain = true
-            }
+            let more = unseen.count > chunkBatchLimit
+            if more { unseen.removeLast(unseen.count - chunkBatchLimit) }   // large objects: the rest later
             if !unseen.isEmpty {
+                if asked.count < config.servers { asked = Array(repeating: ([], false), count: config.servers) }
+                asked[j] = (unseen, more)
                 send(.transferGet(unseen), to: j, purpose: .get(roundID: r, server: j), ctx)
                 return
             }
@@ -90,11 +90,22 @@ extension DeviceNode {
         serverDone(ctx)
     }
 
+    /// Every id asked of server `j` counts as seen once it answered, served or not: a listed
+    /// share the server leaves out of its reply (withheld, or deleted since the list) is not
+    /// asked of that server again, so a round always moves past it (issue #26). A list cut at
+    /// `chunkBatchLimit` runs one more round only after an answer, never after a failed get:
+    /// no round repeats without progress.
     func getDone(round r: Int, server j: Int, _ outcome: RequestOutcome, _ ctx: some DeviceContext) {
         guard round?.id == r else { return }
         if case .reply(.shares(let ss)) = outcome {
+            if j < asked.count && !asked[j].ids.isEmpty {
+                for id in asked[j].ids { seenShareIDs[j].insert(id) }
+                if asked[j].more { roundAgain = true }
+                asked[j] = ([], false)
+            } else {
+                for s in ss { seenShareIDs[j].insert(s.shareID) }
+            }
             for s in ss {
-                seenShareIDs[j].insert(s.shareID)
                 let number = s.messageNumber >= 0 ? s.messageNumber : world.registry.idNumber(s.messageID)
                 touched.append(number)
                 collect(s, number: number, server: j)

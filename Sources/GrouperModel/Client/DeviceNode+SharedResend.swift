@@ -25,4 +25,25 @@ extension DeviceNode {
             multicastReuploads.remove(item.message.messageID)
         }
     }
+
+    /// Servers that must hold a message for the requester before a resend skips it: what the
+    /// requester's rebuild policy needs (k for first-k, k + 1 for check and correct).
+    var reuploadThreshold: Int { config.rebuild.minimumShares(k: config.k) }
+
+    /// Unicast re-uploads that left the sender's hands (stored on ≥ s servers, where the
+    /// existence check finds them for their requester) or never will (dropped, or wedged in
+    /// as-built): no longer being answered.
+    func reuploadsSettled(_ items: [OutboxItem]) {
+        guard !reuploading.isEmpty else { return }
+        for item in items where item.isReupload {
+            guard let r = item.shareReceiver else { continue }
+            reuploading.remove(ReuploadKey(messageID: item.message.messageID, requester: r))
+        }
+    }
+}
+
+/// One of my messages being answered for one requester (`DeviceNode.reuploading`).
+struct ReuploadKey: Hashable, Sendable {
+    let messageID: String
+    let requester: String
 }

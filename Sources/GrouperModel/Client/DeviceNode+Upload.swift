@@ -23,6 +23,7 @@ extension DeviceNode {
             let shares: [[UInt8]], w: SharingWork
             do { (shares, w) = try world.scheme.split(bytes, k: config.k, n: config.servers, rng: &g) } catch {
                 ctx.internalFailure("cannot split \(label(item.message)): \(error); dropped")
+                reuploadsSettled([item])
                 continue
             }
             work = work + costedWork(item.message, realBytes: bytes.count, w)
@@ -84,6 +85,7 @@ extension DeviceNode {
             if config.asBuilt.lastFailureWedgesSender && j.lastAnswerFailed {
                 wedged = true
                 wedgedItems += j.items
+                reuploadsSettled(j.items)
                 job = nil
                 ctx.recordTiming(TransferTiming(direction: .upload, device: index, messages: j.items.count,
                                                   start: j.start, end: ctx.now, dataSync: j.syncTime,
@@ -136,6 +138,7 @@ extension DeviceNode {
         adaptBatch(after: j, success: success, ctx)
         if success {
             multicastReuploadDone(j.items)
+            reuploadsSettled(j.items)
             for item in j.items {
                 let m = item.message
                 ctx.count(.messagesUploaded, type: m.type)

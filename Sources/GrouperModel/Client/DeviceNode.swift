@@ -73,6 +73,9 @@ final class DeviceNode: SimComponent {
     var askedBy: [String: (requesters: [String], since: SimTime)] = [:]
     /// My messages with a multicast re-upload queued or in flight.
     var multicastReuploads: Set<String> = []
+    /// (message, requester) pairs being answered: existence check running, or the unicast copy
+    /// queued, unsent or in flight (`answerResend`). Each requester gets one copy at a time.
+    var reuploading: Set<ReuploadKey> = []
     var nextTaskID = 1
     var lastConfirmAt: SimTime?
 
@@ -81,6 +84,8 @@ final class DeviceNode: SimComponent {
     /// The messages the current round handled, from its processing until it ends.
     var roundHandled: [GrouperMessage] = []
     var roundAgain = false
+    /// Per server, the share ids the current round asked for and whether its list had more.
+    var asked: [(ids: [Int], more: Bool)] = []
     var nextRoundID = 1
     var seenShareIDs: [SeenShareIDs]
     /// Collected shares per message id number (`MessageRegistry`): one slot per server.

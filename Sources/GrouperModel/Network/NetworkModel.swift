@@ -72,7 +72,7 @@ enum WireSize {
         switch call {
         case .transferPut(let ups): ups.reduce(2) { $0 + shareText($1.share.count, scheme: scheme) + 120 }
         case .transferGet(let ids): 2 + ids.count * 8
-        case .transferConfirm(let ids): 2 + ids.count * 40
+        case .transferConfirm(let ids, _): 2 + ids.count * 40
         case .userNotify(_, _, let content): 120 + content.utf8.count
         default: 100
         }
@@ -99,7 +99,7 @@ enum WireSize {
         switch call {
         case .transferPut(let ups): ups.count
         case .transferGet(let ids): ids.count
-        case .transferConfirm(let ids): ids.count
+        case .transferConfirm(let ids, _): ids.count
         default: 0
         }
     }

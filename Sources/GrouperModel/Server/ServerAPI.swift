@@ -53,8 +53,9 @@ public enum ServerCall: Equatable, Sendable {
     case transferList
     /// Access key: contents of the given share ids (unknown ids are skipped).
     case transferGet([Int])
-    /// Access key: the message ids among these that the server does not hold.
-    case transferConfirm([String])
+    /// Access key: the message ids among these that the server does not hold (for everyone,
+    /// or, naming `for` a member, for everyone or for that member: docs/protocol.md).
+    case transferConfirm([String], for: String? = nil)
 
     public var endpoint: String {
         switch self {

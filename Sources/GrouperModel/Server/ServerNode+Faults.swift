@@ -55,12 +55,19 @@ extension ServerNode {
         switch reply {
         case .shareIDs(let ids):
             let f = misbehaviours.withholdFraction(.list)
-            return .success(.shareIDs(ShareIDList(ids.filter { !hits(f, shareID: $0, salt: 1) })))
+            return .success(.shareIDs(ShareIDList(ids.filter { id in
+                guard hits(f, shareID: id, salt: 1) else { return true }
+                if let i = server.position(ofShare: id) { world.recordWithheld(server: index, messageID: server.shares[i].messageID) }
+                return false
+            })))
         case .shares(let ss):
             let withheld = misbehaviours.withholdFraction(.get), tamper = misbehaviours.tamperFraction
             let stale = misbehaviours.stale
             let served = ss.compactMap { s -> ShareDownload? in
-                if hits(withheld, shareID: s.shareID, salt: 2) { return nil }
+                if hits(withheld, shareID: s.shareID, salt: 2) {
+                    world.recordWithheld(server: index, messageID: s.messageID)
+                    return nil
+                }
                 var out = s
                 if stale, let old = staleShares[s.shareID] { out.share = old }
                 if hits(tamper, shareID: s.shareID, salt: 3) { out.share = tampered(out.share, messageID: s.messageID) }

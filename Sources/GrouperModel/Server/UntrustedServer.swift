@@ -78,10 +78,15 @@ public struct UntrustedServer: Sendable {
         case .transferPut(let uploads): return put(uploads, group: g, sender: u, now: now)
         case .transferList: return .success(.shareIDs(listShareIDs(group: g, user: u)))
         case .transferGet(let ids): return .success(.shares(get(ids, group: g, user: u)))
-        case .transferConfirm(let messageIDs):
+        case .transferConfirm(let messageIDs, let requester):
             // Under `.perReceiver` the nil-receiver key is the multicast share: a message is
-            // "held" only if every member can fetch it (docs/protocol.md).
-            return .success(.missing(messageIDs.filter { shareIDByMessage[ShareKey(group: g, messageID: $0)] == nil }))
+            // "held" only if every member can fetch it, or, asked for a requester, if the
+            // multicast or that requester's own copy is here (docs/protocol.md).
+            let r = requester.flatMap { node in users.indices.first { users[$0].group == g && users[$0].node == node } }
+            return .success(.missing(messageIDs.filter { id in
+                shareIDByMessage[ShareKey(group: g, messageID: id)] == nil
+                    && (keying != .perReceiver || r.map { shareIDByMessage[ShareKey(group: g, messageID: id, receiver: $0)] == nil } ?? true)
+            }))
         default: return .failure(.invalidParameters("\(call.endpoint) is not a member endpoint"))
         }
     }

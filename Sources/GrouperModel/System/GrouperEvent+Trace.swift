@@ -46,7 +46,7 @@ extension ServerCall {
         switch self {
         case .transferPut(let shares): [("shares", "\(shares.count)")]
         case .transferGet(let ids): [("ids", "\(ids.count)")]
-        case .transferConfirm(let ids): [("messages", "\(ids.count)")]
+        case .transferConfirm(let ids, _): [("messages", "\(ids.count)")]
         case .userNotify(let receiver, let category, _): [("receiver", receiver), ("category", category)]
         case .userAdd(let node, _): [("node", node)]
         default: []

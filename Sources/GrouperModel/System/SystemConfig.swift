@@ -215,6 +215,9 @@ extension SystemConfig {
             if let p, p.nanoseconds <= 0 { throw fail(name, "must be positive or absent, got \(p)") }
         }
         guard resendRetry.nanoseconds >= 0 else { throw fail("resendRetry", "must be ≥ 0") }
+        if rebuild == .check && servers < k + 1 {
+            throw fail("rebuild", "check needs n ≥ k + 1 shares to rebuild, got n=\(servers), k=\(k)")
+        }
         if rebuild == .correct && servers < k + 2 {
             throw fail("rebuild", "correct needs n ≥ k + 2 to correct a share, got n=\(servers), k=\(k)")
         }

@@ -80,6 +80,9 @@ final class World {
     var uploaded = IDBitset()
     /// Servers (each once, in the order they lost it) that lost a message's shares in a data-losing restart.
     var restartLosses: [String: [Int]] = [:]
+    /// Servers (each once) that listed a share of a message but left it out of a reply or a list:
+    /// the hostile `withhold` behaviour, for the checkers' findings.
+    var withheldBy: [String: [Int]] = [:]
     /// Devices the owner was asked to invite (after the initial members), with the time asked.
     var invitations: [(device: Int, at: SimTime)] = []
     var nextRequestID = 1
@@ -143,6 +146,10 @@ final class World {
     func recordTiming(_ t: TransferTiming) {
         timingStats.add(t)
         if keepTimings { timings.append(t) }
+    }
+
+    func recordWithheld(server: Int, messageID: String) {
+        if !(withheldBy[messageID]?.contains(server) ?? false) { withheldBy[messageID, default: []].append(server) }
     }
 
     func recordRestartLoss(server: Int, messageIDs: [String]) {

@@ -57,6 +57,10 @@ struct ScenarioReader {
                 + "\(others.last!): after-receive is the as-built client's behaviour (use \"variant\": \"as-built\")")
         }
         if let d = duration, let group, let proto { checkTimerLoad(duration: d, group: group, protocol: proto) }
+        if let group, let proto, proto.rebuild == .check, group.n < group.k + 1 {
+            sink.add("protocol.rebuild", "got \"check\" with n = \(group.n) and k = \(group.k), expected n ≥ k + 1: "
+                + "check needs k + 1 shares, more than the n servers hold, so it could never rebuild a message")
+        }
         if let group, let proto, proto.rebuild == .correct, group.n < group.k + 2 {
             sink.add("protocol.rebuild", "got \"correct\" with n = \(group.n) and k = \(group.k), expected n ≥ k + 2: "
                 + "with fewer shares there is nothing to correct with (use \"check\")")

@@ -4,7 +4,7 @@ import SimKernel
 /// them to stderr as `warning:` lines; they do not change the exit code).
 extension LoadedScenario {
     public var warnings: [String] {
-        plaintextWarning + staleWarnings + scheduleWarnings
+        plaintextWarning + staleWarnings + scheduleWarnings + recoveryWarnings
     }
 
     /// The sweep points where `indices` hold, as a suffix for a warning ("" for a plain scenario).
@@ -18,6 +18,34 @@ extension LoadedScenario {
         guard !plain.isEmpty else { return [] }
         return ["\(source.label): group.k: k = 1\(which(plain)): one share rebuilds the message, so every share is the "
                 + "message itself and each server holds it in plaintext (no secrecy from the servers)"]
+    }
+
+    /// Settings under which recovery cannot work as meant: receivers that look less
+    /// often than a re-upload lives, and check/correct receivers fed by uploads that may reach
+    /// only k servers.
+    var recoveryWarnings: [String] {
+        let grouper = pointSpecs.indices.filter {
+            pointSpecs[$0].architecture == .grouper && pointSpecs[$0].protocolSpec.variant != .noRecovery
+        }
+        var out: [String] = []
+        let slow = grouper.filter {
+            let p = pointSpecs[$0].protocolSpec.receive
+            return p.mode == .poll && p.pollPeriod >= pointSpecs[$0].group.ttl
+        }
+        if !slow.isEmpty {
+            out.append("\(source.label): protocol.receive: poll-only receivers with poll_period ≥ group.ttl\(which(slow)): "
+                + "a re-upload lives one TTL and is not pushed, so a receiver may never look while it is there "
+                + "and recovery cannot deliver (use a shorter poll_period or \"push-and-poll\")")
+        }
+        let thin = grouper.filter {
+            pointSpecs[$0].protocolSpec.rebuild != .firstK && pointSpecs[$0].group.s == pointSpecs[$0].group.k
+        }
+        if !thin.isEmpty {
+            out.append("\(source.label): protocol.rebuild: check/correct with s = k\(which(thin)): an upload may "
+                + "reach only k servers while these receivers need k + 1 shares, so such messages arrive only "
+                + "through a resend's re-upload")
+        }
+        return out
     }
 
     /// `stale` serves the share a re-put replaced; only the as-built client's retries re-split a

@@ -32,6 +32,28 @@ import SimKernel
         #expect(st.highestContiguous(from: "S") == 4)
     }
 
+    /// A gap of exactly one message asks for that one; the next in order asks nothing.
+    @Test func aGapOfOneMessageIsAskedFor() {
+        var st = DeliveryState()
+        let m1 = Self.msg(.update, seq: 1), m3 = Self.msg(.update, seq: 3)
+        #expect(Self.handle(&st, m1) == [.apply(m1)])
+        #expect(Self.handle(&st, m3) == [.askResend(sender: "S", range: 2...2), .apply(m3)])
+        let m4 = Self.msg(.update, seq: 4)
+        #expect(Self.handle(&st, m4) == [.apply(m4)], "4 follows 3; 2 is still missing but was just asked for")
+    }
+
+    /// A range asked for is asked again exactly when `resendRetry` (5 min here) has passed,
+    /// not a nanosecond before.
+    @Test func aRangeIsAskedAgainExactlyAtTheRetryTime() {
+        var st = DeliveryState()
+        _ = Self.handle(&st, Self.msg(.update, seq: 1))
+        #expect(Self.handle(&st, Self.msg(.confirm, seq: 0, content: "3", id: "c1")) == [.askResend(sender: "S", range: 2...3)])
+        let justBefore = Self.t0 + .nanoseconds(5 * 60 * 1_000_000_000 - 1)
+        #expect(Self.handle(&st, Self.msg(.confirm, seq: 0, content: "3", id: "c2"), at: justBefore) == [.none])
+        #expect(Self.handle(&st, Self.msg(.confirm, seq: 0, content: "3", id: "c3"), at: Self.t0 + .minutes(5))
+            == [.askResend(sender: "S", range: 2...3)])
+    }
+
     @Test func duplicatesDroppedBySequenceAndControlByID() {
         var st = DeliveryState()
         let m1 = Self.msg(.update, seq: 1)

@@ -56,6 +56,21 @@ import SimKernel
         #expect(f.server.holds(messageID: "m1", groupID: f.group, visibleTo: "B"))
     }
 
+    /// Asked for a requester, transfer/confirm counts the multicast share or that requester's
+    /// own copy as held, never a copy for someone else; the published store is unchanged.
+    @Test func confirmForARequesterCountsItsOwnCopy() {
+        var f = Fixture(.perReceiver)
+        f.put("A", "m1", to: "B", 1)
+        #expect(f.call(f.keys["A"]!, .transferConfirm(["m1"])) == .success(.missing(["m1"])))
+        #expect(f.call(f.keys["A"]!, .transferConfirm(["m1"], for: "B")) == .success(.missing([])))
+        #expect(f.call(f.keys["A"]!, .transferConfirm(["m1"], for: "C")) == .success(.missing(["m1"])))
+        f.put("A", "m2", to: nil, 2)
+        #expect(f.call(f.keys["A"]!, .transferConfirm(["m1", "m2"], for: "C")) == .success(.missing(["m1"])))
+        var published = Fixture(.perMessage)
+        published.put("A", "m1", to: "B", 1)
+        #expect(published.call(published.keys["A"]!, .transferConfirm(["m1", "m3"], for: "C")) == .success(.missing(["m3"])))
+    }
+
     @Test func perMessageReplacesTheMulticastAndEarlierRequesters() {
         var f = Fixture(.perMessage)
         f.put("A", "m1", to: nil, 1)
