@@ -38,7 +38,7 @@ struct GrouperMetrics {
         case .resendsUploaded: return count(.messagesUploaded, .resend)
         case .resendRequests: return count(.resendRequests)
         case .reuploads: return count(.reUploads)
-        case .sharePuts: return count(.sharePuts)
+        case .sharePuts: return count(.sharesStored)
         case .messagesRebuilt: return count(.messagesRebuilt)
         case .unsentRetries: return count(.unsentRetries)
         case .uploadFailures: return count(.uploadFailures)
