@@ -43,7 +43,7 @@ struct CentralExecutor {
             let found = report.findings(of: name)
             let applies = CentralSystem.checkers.contains(name)
             return CheckerVerdict(name: name.rawValue, kind: name.isLiveness ? .liveness : .safety,
-                                  passed: found.isEmpty || !spec.require.contains(name),
+                                  passed: found.isEmpty, required: spec.require.contains(name),
                                   detail: !applies ? "not applicable to the central architecture"
                                       : report.nothingToCheck && found.isEmpty ? "nothing to check: no device wrote anything"
                                       : found.prefix(5).map(\.message).joined(separator: "; ")

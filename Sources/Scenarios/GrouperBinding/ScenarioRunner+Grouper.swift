@@ -47,10 +47,9 @@ public struct GrouperExecutor: RunExecutor {
         metrics.byteSecondsAtWarmup = bytesAtWarmup
         let checkers = CheckerName.allCases.map { name -> CheckerVerdict in
             let found = report.findings(of: name)
-            let required = spec.require.contains(name)
             let vacuous = report.nothingToCheck && name.needsWrites && found.isEmpty
             return CheckerVerdict(name: name.rawValue, kind: name.isLiveness ? .liveness : .safety,
-                                  passed: !found.contains { $0.kind != .server } || !required,
+                                  passed: !found.contains { $0.kind != .server }, required: spec.require.contains(name),
                                   detail: vacuous ? "nothing to check: no device wrote anything"
                                       : found.prefix(5).map(\.message).joined(separator: "; ")
                                       + (found.count > 5 ? "; … \(found.count - 5) more" : ""))
