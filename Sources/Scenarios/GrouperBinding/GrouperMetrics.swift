@@ -8,6 +8,7 @@ struct GrouperMetrics {
     let atWarmup: ProtocolCounters
     let report: CheckReport
     let latency: LatencyRecorder
+    let propagation: PropagationRecorder
     /// Per-device traffic at the end of warm-up.
     let trafficAtWarmup: [DeviceTraffic]
     /// `GrouperSystem.shareSecondsOnServers` at the end of warm-up.
@@ -46,6 +47,7 @@ struct GrouperMetrics {
         case .failedUploadsRebuildable: return count(.failedButRebuildable)
         case .deliveryLatency, .deliveryLatencyP50, .deliveryLatencyP95, .deliveryLatencyMax,
              .bytesUploaded, .bytesDownloaded, .requests: return GrouperMetrics.deliveryOrTraffic(metric, latency, traffic)
+        case .propagationLatency, .propagationLatencyMax, .propagationCensored: return propagation.metric(metric, system)
         case .sharesOnServersMean:
             return (system.shareSecondsOnServers - exposureAtWarmup) / (spec.duration - spec.warmup).seconds
         case .events: return Double(system.eventsProcessed)

@@ -26,7 +26,9 @@ public struct GrouperExecutor: RunExecutor {
         let events = try run.events.map { try EventTraceFile(request: $0) }
         system.traceEvents(to: events?.sink)
         let latency = LatencyRecorder(reporting: spec.metrics)
-        GrouperDrivers.schedule(spec, on: system, streams: RandomStreams(rootSeed: run.seed), latency: latency)
+        let propagation = PropagationRecorder(devices: spec.group.devices, reporting: spec.metrics)
+        GrouperDrivers.schedule(spec, on: system, streams: RandomStreams(rootSeed: run.seed), latency: latency,
+                                propagation: propagation)
         GrouperDrivers.play(spec.schedule, on: system)
         var sampler = GrouperSeries(spec: spec, system: system)
         // Counts cover [warm-up, duration): the snapshot comes before any event at the warm-up time.
@@ -35,6 +37,7 @@ public struct GrouperExecutor: RunExecutor {
         let atWarmup = system.counters, trafficAtWarmup = system.traffic, exposureAtWarmup = system.shareSecondsOnServers
         let bytesAtWarmup = system.byteSecondsAtRest
         latency.since = warmup
+        propagation.since = warmup
         sampler.run(until: end, end: end, progress: run.onProgress)
         try grouper.checkInternalFailures()
         let report = system.check()
@@ -43,7 +46,8 @@ public struct GrouperExecutor: RunExecutor {
         }
         try events?.finish()
         var metrics = GrouperMetrics(system: system, spec: spec, atWarmup: atWarmup, report: report, latency: latency,
-                                     trafficAtWarmup: trafficAtWarmup, exposureAtWarmup: exposureAtWarmup)
+                                     propagation: propagation, trafficAtWarmup: trafficAtWarmup,
+                                     exposureAtWarmup: exposureAtWarmup)
         metrics.byteSecondsAtWarmup = bytesAtWarmup
         let checkers = CheckerName.allCases.map { name -> CheckerVerdict in
             let found = report.findings(of: name)

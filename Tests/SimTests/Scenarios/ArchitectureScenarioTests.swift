@@ -89,5 +89,8 @@ import GrouperModel
         // Central's convergence failure is recorded as such, though the scenario does not require it.
         let convergence = try #require(c.checkers.first { $0.name == "convergence" })
         #expect(!convergence.passed && !convergence.required)
+        // Every write counts: Grouper reaches every (member, write) pair; the central server's
+        // restart leaves some pairs never reached, which the delivered-only latency leaves out.
+        #expect(Self.metric(g, "propagation_censored") == 0 && Self.metric(c, "propagation_censored") > 0)
     }
 }
