@@ -176,7 +176,7 @@ final class CentralDeviceNode: SimComponent {
             world.fetched += 1
             if let (content, id) = received(f, sim) {
                 apply(f.objectID, f.version, content)
-                if content != nil { onDelivered?([id]) }
+                onDelivered?(content != nil ? [id] : [])   // a delete: no update, but the store changed
             }
             let cpu = world.config.device.syncTime(jsonBytes: f.size, storeWrites: 1)
             send(.close(transfer: round!.removeFirst().transfer, status: .delivered), .close, bytes: 100, cpu: cpu, sim)

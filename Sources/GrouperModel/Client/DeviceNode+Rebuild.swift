@@ -111,3 +111,51 @@ extension DeviceNode {
         ctx.log("accepted corrupted content as message \(m.messageID)")
     }
 }
+
+extension DeviceNode {
+    /// The messages this member holds unrebuilt because their shares disagree (`undecodable`)
+    /// and still needs now, each need counted once:
+    /// - a normal message addressed to it (multicast or to it) whose (sender, sequence) it never
+    ///   handled (a unicast re-upload of the same message counts with it, once);
+    /// - per sender, its newest such confirm, if the member still lacks a normal message up to
+    ///   the sequence it announces and handled no later confirm of that sender;
+    /// - per requester, its newest such resend request addressed to this member, if the
+    ///   requester still lacks a normal message of this member in the range asked.
+    /// Superseded confirms, requests whose requester got everything, and messages for others
+    /// are not needed.
+    func neededUnrecoverable() -> Int {
+        guard isMember, !undecodable.isEmpty else { return 0 }
+        let me = world.nodeIDs[index]
+        var normals = Set<Int64>()   // sender << 32 | sequence
+        var confirms: [Int: SentInfo] = [:], requests: [Int: SentInfo] = [:]
+        for n in undecodable.keys {
+            guard let i = world.sentInfo[n], i.sender != index else { continue }
+            let sender = world.nodeIDs[i.sender]
+            switch i.type {
+            case .update, .delete:
+                if i.receiver == GrouperMessage.multicast || i.receiver == me, !delivery.hasNormal(sender, i.sequence) {
+                    normals.insert(Int64(i.sender) << 32 | Int64(i.sequence))
+                }
+            case .confirm:
+                if confirms[i.sender].map({ $0.order < i.order }) ?? true { confirms[i.sender] = i }
+            case .resend:
+                if i.receiver == me, requests[i.sender].map({ $0.order < i.order }) ?? true { requests[i.sender] = i }
+            }
+        }
+        var count = normals.count
+        for (s, c) in confirms {
+            guard let announced = Int(c.content), delivery.highestContiguous(from: world.nodeIDs[s]) < announced else { continue }
+            let handledLater = world.sentInfo.contains { n, i in
+                i.type == .confirm && i.sender == s && i.order > c.order
+                    && (delivery.seenControlNumbers.contains(n) || delivery.seenControl.contains(i.messageID))
+            }
+            if !handledLater { count += 1 }
+        }
+        for (r, q) in requests {
+            guard let range = DeliveryState.parseRange(q.content) else { continue }
+            let requester = world.deviceNodes[r].delivery
+            if range.contains(where: { !requester.hasNormal(me, $0) }) { count += 1 }
+        }
+        return count
+    }
+}

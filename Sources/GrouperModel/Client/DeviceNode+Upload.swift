@@ -29,6 +29,7 @@ extension DeviceNode {
             work = work + costedWork(item.message, realBytes: bytes.count, w)
             kept.append(item)
             let number = world.registry.idNumber(item.message.messageID)
+            world.noteSentInfo(item.message, number: number, sender: index)
             for j in 0..<config.servers {
                 perServer[j].append(ShareUpload(messageID: item.message.messageID, receiver: item.shareReceiver,
                                                 share: shares[j], messageNumber: number))
@@ -111,7 +112,7 @@ extension DeviceNode {
             for t in late.types { ctx.count(.sharesStored, type: t) }
             late.stored += 1
             if !late.succeeded && late.stored == config.k {
-                for t in late.types { ctx.count(.failedButRebuildable, type: t) }
+                for (n, t) in zip(late.numbers, late.types) { countRebuildable(n, t, ctx) }
             }
         }
         late.remaining -= 1
@@ -127,7 +128,9 @@ extension DeviceNode {
         guard let j = job else { return }
         job = nil
         if j.answered < config.servers {
-            lateJobs[j.id] = LateJob(types: j.items.map(\.message.type), remaining: config.servers - j.answered,
+            lateJobs[j.id] = LateJob(types: j.items.map(\.message.type),
+                                     numbers: j.items.map { world.registry.idNumber($0.message.messageID) },
+                                     remaining: config.servers - j.answered,
                                      succeeded: success, stored: j.okServers.count)
         }
         ctx.recordTiming(TransferTiming(direction: .upload, device: index, messages: j.items.count,
@@ -155,7 +158,7 @@ extension DeviceNode {
                 ctx.count(.uploadAttemptsFailed, type: item.message.type)
                 if !item.failedBefore { ctx.count(.uploadFailures, type: item.message.type) }
                 if j.okServers.count >= config.k {
-                    ctx.count(.failedButRebuildable, type: item.message.type)
+                    countRebuildable(world.registry.idNumber(item.message.messageID), item.message.type, ctx)
                 }
             }
             let pending = config.servers - j.answered
@@ -168,9 +171,21 @@ extension DeviceNode {
     }
 }
 
+extension DeviceNode {
+    /// Counts `failedButRebuildable` for message number `n` the first time one of its failed
+    /// upload attempts reached ≥ k servers: a message, not an attempt.
+    func countRebuildable(_ n: Int32, _ type: MessageType, _ ctx: some DeviceContext) {
+        guard !rebuildableCounted.contains(n) else { return }
+        rebuildableCounted.insert(n)
+        ctx.count(.failedButRebuildable, type: type)
+    }
+}
+
 /// An upload job decided before every server answered: its answers still come in.
 struct LateJob {
     var types: [MessageType]
+    /// The messages' registry id numbers, in the order of `types`.
+    var numbers: [Int32]
     var remaining: Int
     /// The job's verdict.
     var succeeded: Bool

@@ -59,6 +59,8 @@ final class DeviceNode: SimComponent {
     var job: UploadJob?
     /// Jobs decided before every server answered: their message types and answers still due.
     var lateJobs: [Int: LateJob] = [:]
+    /// Messages (registry id numbers) already counted as `failedButRebuildable`.
+    var rebuildableCounted = IDBitset()
     var nextJobID = 1
     var wedged = false
     /// Messages of jobs that wedged the sender (as-built): never finalised, never retried.

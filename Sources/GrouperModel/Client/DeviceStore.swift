@@ -47,15 +47,26 @@ extension DeviceNode {
         _ = ctx.useCPU(config.device.keyDerivationTime(iterations: config.deviceStore.kdfIterations))
     }
 
-    /// Plaintext bytes a stolen device exposes now: with a plain store, the bytes of every live
-    /// object (a chunked object's full size) and of the chunks held for objects not complete
-    /// yet; with an encrypted store, none (the key is in the key store, not on the flash).
+    /// Plaintext bytes a stolen device exposes now: with a plain store, the payload bytes of
+    /// every live object (the size written: a chunked object's full size, not the JSON record
+    /// around it, as for a central device) and of the chunks held for objects not complete yet;
+    /// with an encrypted store, none (the key is in the key store, not on the flash).
     var plaintextBytesAtRest: Int {
         guard config.deviceStore.atRest == .plain else { return 0 }
-        let live = store.storedObjects.reduce(0) { sum, e in
-            guard let c = e.content else { return sum }
-            return sum + (ChunkRecord.objectSize(c) ?? c.utf8.count)
+        let live = zip(store.storedIDs, store.storedObjects).reduce(0) { sum, entry in
+            guard let c = entry.1.content else { return sum }
+            return sum + Self.payloadBytes(c, objectID: entry.0, version: entry.1.version)
         }
         return live + chunks.heldBytes
+    }
+
+    /// The payload size of a stored object's content: a chunked object's size, the filler of a
+    /// record `NewestVersionWinsStore.marshall` wrote, or (any other content) its UTF-8 length.
+    static func payloadBytes(_ content: String, objectID: String, version: ObjectVersion) -> Int {
+        if let size = ChunkRecord.objectSize(content) { return size }
+        if let n = MarshalledContent.fillerSize(of: content, objectID: objectID, updater: version.sender, time: version.time) {
+            return Int(n)
+        }
+        return content.utf8.count
     }
 }

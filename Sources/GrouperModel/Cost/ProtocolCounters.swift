@@ -4,9 +4,9 @@ import SimKernel
 public enum CounterKind: String, CaseIterable, Sendable, Comparable {
     /// A message stored on ≥ s servers (one per successful upload of a message).
     case messagesUploaded
-    /// Share puts sent (one per message per server attempted).
+    /// Share puts sent (one per message per server attempted, refused ones included).
     case sharePuts
-    /// Share puts a server acknowledged.
+    /// Share puts a server acknowledged (the `share_puts` metric).
     case sharesStored
     /// Messages rebuilt from ≥ k shares by a receiver (downloads).
     case messagesRebuilt
@@ -21,8 +21,9 @@ public enum CounterKind: String, CaseIterable, Sendable, Comparable {
     case uploadFailures
     /// Failed upload attempts, per message: a message that fails three times counts three.
     case uploadAttemptsFailed
-    /// Messages of a failed upload attempt whose shares still reached ≥ k servers (at the
-    /// verdict or by late answers): receivers can rebuild them although the sender retries.
+    /// Messages some failed upload attempt of which still reached ≥ k servers (at the verdict
+    /// or by late answers): receivers can rebuild them although the sender retries. Counted
+    /// once per message, at the first such attempt.
     case failedButRebuildable
     /// Rebuilt messages dropped as duplicates.
     case duplicatesDropped

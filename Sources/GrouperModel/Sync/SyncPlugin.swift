@@ -59,6 +59,12 @@ public struct NewestVersionWinsStore: SyncPlugin {
     /// Every entry including tombstones, in the order objects were first written.
     var storedObjects: [StoredObject] { objects }
 
+    /// The entry of object `id` (a tombstone too), if the store has one.
+    func entry(_ id: String) -> StoredObject? { slotOfID[id].map { objects[$0] } }
+
+    /// The object ids of `storedObjects`, in the same order.
+    var storedIDs: [String] { ids }
+
     public func marshall(objectID: String, size: Int, updater: String, time: Int64) -> String {
         Self.marshalled(objectID: objectID, size: size, updater: updater, time: time)
     }

@@ -175,8 +175,9 @@ public final class GrouperSystem {
     public var coalitionExposedMessages: Int { world.coalitions.exposedIDs.count }
     /// Σ over coalitions and messages of the time the message was exposed, up to now (seconds).
     public var coalitionExposureSeconds: Double { world.coalitions.exposureSeconds(upTo: sim.now) }
-    /// (device, message) pairs a receiver could not rebuild (shares disagree) and still holds.
-    public var unrecoverableMessages: Int { world.deviceNodes.reduce(0) { $0 + $1.undecodable.count } }
+    /// (member, message) pairs a member needed but could not rebuild because the shares disagree
+    /// (`DeviceNode.neededUnrecoverable`).
+    public var unrecoverableMessages: Int { world.deviceNodes.reduce(0) { $0 + $1.neededUnrecoverable() } }
     /// Devices online right now.
     public var devicesOnline: Int { world.deviceNodes.reduce(0) { $0 + ($1.online ? 1 : 0) } }
     /// Messages waiting in all devices' unsent queues right now.

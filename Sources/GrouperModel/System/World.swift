@@ -92,6 +92,10 @@ final class World {
     /// (`verifyDeliveries`): the reference for corrupted deliveries.
     var sentDigests: Set<UInt64> = []
     var verifyDeliveries = false
+    /// What each uploaded message was, by registry id number, kept only when receivers rebuild
+    /// with `check` or `correct` (the only ones that leave messages unrebuilt because their
+    /// shares disagree): what `GrouperSystem.unrecoverableMessages` asks of such a message.
+    var sentInfo: [Int32: SentInfo] = [:]
     /// Exposure of messages to colluding servers (issue #11).
     var coalitions: CoalitionTracker
     /// Each server alone as a "coalition": what one server could read (issue #10); nil unless
@@ -136,6 +140,14 @@ final class World {
 
     func noteSent(_ bytes: [UInt8]) {
         if verifyDeliveries { sentDigests.insert(StableHash.fnv1a64(bytes: bytes)) }
+    }
+
+    /// Records message `m` (registry number `number`) uploaded by device `sender`, once, when
+    /// `sentInfo` is kept.
+    func noteSentInfo(_ m: GrouperMessage, number: Int32, sender: Int) {
+        guard config.rebuild != .firstK, sentInfo[number] == nil else { return }
+        sentInfo[number] = SentInfo(messageID: m.messageID, type: m.type, sender: sender, receiver: m.receiver,
+                                    sequence: m.sequence, content: m.type.isNormal ? "" : m.content, order: sentInfo.count)
     }
 
     func takeRequestID() -> Int {
@@ -183,3 +195,16 @@ final class World {
     func wasUploaded(_ id: String) -> Bool { registry.knownNumber(id).map(uploaded.contains) ?? false }
 }
 
+/// An uploaded message as `World.sentInfo` keeps it.
+struct SentInfo {
+    var messageID: String
+    var type: MessageType
+    var sender: Int
+    /// A node id, or `GrouperMessage.multicast`.
+    var receiver: String
+    var sequence: Int
+    /// A control message's content (a confirm's highest sequence, a resend request's range).
+    var content: String
+    /// Upload order (first upload) among the kept messages.
+    var order: Int
+}

@@ -30,6 +30,9 @@ public enum MetricName: String, CaseIterable, Sendable, CustomStringConvertible 
     case deliveryLatencyP50 = "delivery_latency_p50"
     case deliveryLatencyP95 = "delivery_latency_p95"
     case deliveryLatencyMax = "delivery_latency_max"
+    case propagationLatency = "propagation_latency"
+    case propagationLatencyMax = "propagation_latency_max"
+    case propagationCensored = "propagation_censored"
     case bytesUploaded = "bytes_uploaded"
     case bytesDownloaded = "bytes_downloaded"
     case requests

@@ -23,7 +23,8 @@ extension BuiltinScenarios {
       "sweep": [{"path": "architecture", "values": ["grouper", "central"]}],
       "settle": "12h",
       "require": ["no-phantom", "ttl"],
-      "metrics": ["converged", "delivery_ratio", "lost_messages", "delivery_latency", "delivery_latency_p95",
+      "metrics": ["converged", "delivery_ratio", "propagation_latency", "propagation_censored", "propagation_latency_max",
+                  "lost_messages", "delivery_latency", "delivery_latency_p95",
                   "bytes_uploaded", "bytes_downloaded", "requests", "bytes_at_rest_mean", "bytes_at_rest_max",
                   "plaintext_exposed_messages", "exposure_seconds_mean", "transfers_lost_in_restart"]
     }

@@ -66,7 +66,8 @@ public enum BuiltinScenarios {
       ],
       "settle": "12h",
       "require": ["no-phantom", "ttl"],
-      "metrics": ["converged", "delivery_ratio", "lost_messages", "reuploads", "resends_uploaded"]
+      "metrics": ["converged", "delivery_ratio", "propagation_latency", "propagation_censored", "lost_messages", "reuploads",
+                  "resends_uploaded"]
     }
 
     """

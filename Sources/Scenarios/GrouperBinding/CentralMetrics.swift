@@ -20,6 +20,7 @@ struct CentralMetrics {
     let atWarmup: Snapshot
     let report: CheckReport
     let latency: LatencyRecorder
+    let propagation: PropagationRecorder
 
     var all: [(name: String, value: Double)] { MetricCatalog.all.map { ($0.name, value($0.id)) } }
 
@@ -47,6 +48,7 @@ struct CentralMetrics {
         case .transfersLostInRestart: return count(\.lostInRestart)
         case .deliveryLatency, .deliveryLatencyP50, .deliveryLatencyP95, .deliveryLatencyMax,
              .bytesUploaded, .bytesDownloaded, .requests: return GrouperMetrics.deliveryOrTraffic(metric, latency, traffic)
+        case .propagationLatency, .propagationLatencyMax, .propagationCensored: return propagation.metric(metric, system)
         case .events: return Double(system.eventsProcessed)
         case .bytesAtRestMean: return (system.byteSecondsAtRest - atWarmup.byteSeconds) / (spec.duration - spec.warmup).seconds
         case .bytesAtRestMax: return system.bytesAtRestMax

@@ -15,8 +15,14 @@ protocol DrivenSystem: AnyObject {
     func setServerState(_ state: ServerState, server: Int, reason: Int, at t: SimTime)
     func restartServer(_ server: Int, keepData: Bool, at t: SimTime)
     func setMisbehaviour(_ behaviour: ServerMisbehaviour?, id: Int, server: Int, at t: SimTime)
-    /// `callback` gets the message ids of the updates `device` received, in order.
+    /// `callback` gets the message ids of the updates `device` received, in order; it is called
+    /// after every delivery that may have changed the device's store (with no id when only
+    /// deletes or control messages were handled).
     func onUpdatesDelivered(device: Int, _ callback: @escaping ([String]) -> Void)
+    /// The version of an object a device holds now (tombstones included).
+    func storedVersion(device: Int, objectID: String) -> ObjectVersion?
+    /// When a device became a member (nil: not a member).
+    func joinedAt(device: Int) -> SimTime?
 }
 
 extension GrouperSystem: DrivenSystem {

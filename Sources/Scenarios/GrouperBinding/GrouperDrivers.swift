@@ -104,16 +104,21 @@ enum GrouperDrivers {
         static func fault(_ i: Int) -> Int { 1 + i }
     }
 
-    static func schedule(_ spec: ScenarioSpec, on system: any DrivenSystem, streams: RandomStreams, latency: LatencyRecorder) {
+    static func schedule(_ spec: ScenarioSpec, on system: any DrivenSystem, streams: RandomStreams, latency: LatencyRecorder,
+                         propagation: PropagationRecorder? = nil) {
         let end = SimTime.zero + spec.duration
         let quiet = end - spec.settle
         workload(spec, system, streams, end: spec.settle > .zero ? quiet : end)
         churn(spec, system, streams, quiet: quiet)
         faults(spec, system, streams, quiet: quiet)
         for i in spec.group.invitations { system.invite(device: i.device - 1, at: SimTime.zero + i.at) }
-        guard latency.isRecording else { return }
+        let propagation = propagation?.isRecording == true ? propagation : nil
+        guard latency.isRecording || propagation != nil else { return }
         for d in 0..<spec.group.devices {
-            system.onUpdatesDelivered(device: d) { [unowned system] ids in latency.record(ids, on: system) }
+            system.onUpdatesDelivered(device: d) { [unowned system] ids in
+                if latency.isRecording { latency.record(ids, on: system) }
+                propagation?.observe(device: d, on: system)
+            }
         }
     }
 

@@ -8,6 +8,7 @@ struct GrouperMetrics {
     let atWarmup: ProtocolCounters
     let report: CheckReport
     let latency: LatencyRecorder
+    let propagation: PropagationRecorder
     /// Per-device traffic at the end of warm-up.
     let trafficAtWarmup: [DeviceTraffic]
     /// `GrouperSystem.shareSecondsOnServers` at the end of warm-up.
@@ -38,7 +39,7 @@ struct GrouperMetrics {
         case .resendsUploaded: return count(.messagesUploaded, .resend)
         case .resendRequests: return count(.resendRequests)
         case .reuploads: return count(.reUploads)
-        case .sharePuts: return count(.sharePuts)
+        case .sharePuts: return count(.sharesStored)
         case .messagesRebuilt: return count(.messagesRebuilt)
         case .unsentRetries: return count(.unsentRetries)
         case .uploadFailures: return count(.uploadFailures)
@@ -46,6 +47,7 @@ struct GrouperMetrics {
         case .failedUploadsRebuildable: return count(.failedButRebuildable)
         case .deliveryLatency, .deliveryLatencyP50, .deliveryLatencyP95, .deliveryLatencyMax,
              .bytesUploaded, .bytesDownloaded, .requests: return GrouperMetrics.deliveryOrTraffic(metric, latency, traffic)
+        case .propagationLatency, .propagationLatencyMax, .propagationCensored: return propagation.metric(metric, system)
         case .sharesOnServersMean:
             return (system.shareSecondsOnServers - exposureAtWarmup) / (spec.duration - spec.warmup).seconds
         case .events: return Double(system.eventsProcessed)

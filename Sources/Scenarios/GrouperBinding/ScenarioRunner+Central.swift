@@ -27,23 +27,27 @@ struct CentralExecutor {
         let events = try run.events.map { try EventTraceFile(request: $0) }
         system.traceEvents(to: events?.sink)
         let latency = LatencyRecorder(reporting: spec.metrics)
-        GrouperDrivers.schedule(spec, on: system, streams: RandomStreams(rootSeed: run.seed), latency: latency)
+        let propagation = PropagationRecorder(devices: spec.group.devices, reporting: spec.metrics)
+        GrouperDrivers.schedule(spec, on: system, streams: RandomStreams(rootSeed: run.seed), latency: latency,
+                                propagation: propagation)
         var sampler = GrouperSeries(spec: spec, advance: { system.run(until: $0) }, clock: { system.now },
                                     sample: { CentralMetrics.series($0, of: system) })
         let warmup = SimTime.zero + spec.warmup, end = SimTime.zero + spec.duration
         if warmup > .zero { sampler.run(until: warmup - SimDuration(nanoseconds: 1), end: end, progress: run.onProgress) }
         let atWarmup = CentralMetrics.Snapshot(system)
         latency.since = warmup
+        propagation.since = warmup
         sampler.run(until: end, end: end, progress: run.onProgress)
         let report = system.check()
         if let path = run.tracePath { try TraceFile.write("", to: path) }   // no protocol log for the central model
         try events?.finish()
-        let metrics = CentralMetrics(system: system, spec: spec, atWarmup: atWarmup, report: report, latency: latency)
+        let metrics = CentralMetrics(system: system, spec: spec, atWarmup: atWarmup, report: report, latency: latency,
+                                     propagation: propagation)
         let checkers = CheckerName.allCases.map { name -> CheckerVerdict in
             let found = report.findings(of: name)
             let applies = CentralSystem.checkers.contains(name)
             return CheckerVerdict(name: name.rawValue, kind: name.isLiveness ? .liveness : .safety,
-                                  passed: found.isEmpty || !spec.require.contains(name),
+                                  passed: found.isEmpty, required: spec.require.contains(name),
                                   detail: !applies ? "not applicable to the central architecture"
                                       : report.nothingToCheck && found.isEmpty ? "nothing to check: no device wrote anything"
                                       : found.prefix(5).map(\.message).joined(separator: "; ")

@@ -26,7 +26,9 @@ public struct GrouperExecutor: RunExecutor {
         let events = try run.events.map { try EventTraceFile(request: $0) }
         system.traceEvents(to: events?.sink)
         let latency = LatencyRecorder(reporting: spec.metrics)
-        GrouperDrivers.schedule(spec, on: system, streams: RandomStreams(rootSeed: run.seed), latency: latency)
+        let propagation = PropagationRecorder(devices: spec.group.devices, reporting: spec.metrics)
+        GrouperDrivers.schedule(spec, on: system, streams: RandomStreams(rootSeed: run.seed), latency: latency,
+                                propagation: propagation)
         GrouperDrivers.play(spec.schedule, on: system,
                             settleStart: spec.settle > .zero ? SimTime.zero + spec.duration - spec.settle : nil)
         var sampler = GrouperSeries(spec: spec, system: system)
@@ -37,6 +39,7 @@ public struct GrouperExecutor: RunExecutor {
         let atWarmup = system.counters, trafficAtWarmup = system.traffic, exposureAtWarmup = system.shareSecondsOnServers
         let bytesAtWarmup = system.byteSecondsAtRest
         latency.since = warmup
+        propagation.since = warmup
         sampler.run(until: end, end: end, progress: run.onProgress)
         if system.exceededEventLimit, let budget = run.eventBudget { throw EventBudgetExceeded(budget: budget, at: system.now) }
         try grouper.checkInternalFailures()
@@ -46,14 +49,14 @@ public struct GrouperExecutor: RunExecutor {
         }
         try events?.finish()
         var metrics = GrouperMetrics(system: system, spec: spec, atWarmup: atWarmup, report: report, latency: latency,
-                                     trafficAtWarmup: trafficAtWarmup, exposureAtWarmup: exposureAtWarmup)
+                                     propagation: propagation, trafficAtWarmup: trafficAtWarmup,
+                                     exposureAtWarmup: exposureAtWarmup)
         metrics.byteSecondsAtWarmup = bytesAtWarmup
         let checkers = CheckerName.allCases.map { name -> CheckerVerdict in
             let found = report.findings(of: name)
-            let required = spec.require.contains(name)
             let vacuous = report.nothingToCheck && name.needsWrites && found.isEmpty
             return CheckerVerdict(name: name.rawValue, kind: name.isLiveness ? .liveness : .safety,
-                                  passed: !found.contains { $0.kind != .server } || !required,
+                                  passed: !found.contains { $0.kind != .server }, required: spec.require.contains(name),
                                   detail: vacuous ? "nothing to check: no device wrote anything"
                                       : found.prefix(5).map(\.message).joined(separator: "; ")
                                       + (found.count > 5 ? "; … \(found.count - 5) more" : ""))

@@ -42,11 +42,15 @@ public struct CheckerVerdict: Equatable, Sendable {
     public enum Kind: String, Sendable { case safety, liveness }
     public var name: String
     public var kind: Kind
+    /// The checker's own verdict, whether or not the scenario requires it.
     public var passed: Bool
+    /// Whether the scenario's `require` names the checker: only a required checker's failure
+    /// fails the run (exit code, replay hint, shrink target); every failure is shown.
+    public var required: Bool
     /// What failed (names messages and reasons); empty when passed.
     public var detail: String
-    public init(name: String, kind: Kind, passed: Bool, detail: String = "") {
-        self.name = name; self.kind = kind; self.passed = passed; self.detail = detail
+    public init(name: String, kind: Kind, passed: Bool, required: Bool = true, detail: String = "") {
+        self.name = name; self.kind = kind; self.passed = passed; self.required = required; self.detail = detail
     }
 }
 
@@ -85,7 +89,21 @@ public struct RunRecord: Equatable, Sendable {
     /// Series samples (see `RunOutcome.series`); empty without a `series` in the spec.
     public var series: [[Double]] = []
 
-    public var failedCheckers: [CheckerVerdict] { checkers.filter { !$0.passed } }
+    /// Required checkers that failed: what fails the run.
+    public var failedCheckers: [CheckerVerdict] { checkers.filter { !$0.passed && $0.required } }
+    /// Checkers that failed although the scenario does not require them: shown, marked so.
+    public var unrequiredFailures: [CheckerVerdict] { checkers.filter { !$0.passed && !$0.required } }
+
+    /// The `checkers` cell of runs.csv: `ok` when every checker passed; else `failed:` + the
+    /// required failures and `failed-not-required:` + the others, names joined by `;`, the two
+    /// parts separated by a space.
+    public var checkersCell: String {
+        let req = failedCheckers, other = unrequiredFailures
+        if req.isEmpty && other.isEmpty { return "ok" }
+        return ((req.isEmpty ? [] : ["failed:" + req.map(\.name).joined(separator: ";")])
+            + (other.isEmpty ? [] : ["failed-not-required:" + other.map(\.name).joined(separator: ";")]))
+            .joined(separator: " ")
+    }
 
     public static func == (a: RunRecord, b: RunRecord) -> Bool {
         a.index == b.index && a.point == b.point && a.replication == b.replication && a.seed == b.seed

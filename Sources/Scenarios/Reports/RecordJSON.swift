@@ -13,7 +13,8 @@ public enum RecordJSON {
                  ("metrics", .array(r.metrics.map(exact))),
                  ("checkers", .array(r.checkers.map { c in
                     .object([("name", .string(c.name)), ("kind", .string(c.kind.rawValue)),
-                             ("passed", .bool(c.passed)), ("detail", .string(c.detail))]) })),
+                             ("passed", .bool(c.passed)), ("required", .bool(c.required)),
+                             ("detail", .string(c.detail))]) })),
                  ("fingerprint", .string(r.fingerprint.hex))]
         if !r.series.isEmpty { fields.append(("series", .array(r.series.map { .array($0.map(exact)) }))) }
         return .object(fields)
@@ -37,7 +38,10 @@ public enum RecordJSON {
         let checkers = try cs.map { c -> CheckerVerdict in
             guard case .string(let n)? = c["name"], case .string(let k)? = c["kind"], let kind = CheckerVerdict.Kind(rawValue: k),
                   case .bool(let ok)? = c["passed"], case .string(let d)? = c["detail"] else { throw bad("malformed checker") }
-            return CheckerVerdict(name: n, kind: kind, passed: ok, detail: d)
+            guard case .bool(let required)? = c["required"] else {
+                throw bad("checker \(n): missing \"required\" (expected true or false; written by an older grouper-sim?)")
+            }
+            return CheckerVerdict(name: n, kind: kind, passed: ok, required: required, detail: d)
         }
         return RunRecord(index: i, point: p, replication: rep, seed: s, metrics: ms.map(value), checkers: checkers,
                          fingerprint: fpv, series: series)

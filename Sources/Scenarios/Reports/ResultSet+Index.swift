@@ -10,17 +10,19 @@ extension ResultSet {
         s += "pre{background:#f8f8f8;padding:1em;overflow:auto;font-size:12px}figure{margin:1em 0}</style>\n</head>\n<body>\n"
         s += "<h1>\(e(spec.name))</h1>\n"
         if !spec.description.isEmpty { s += "<p>\(e(spec.description))</p>\n" }
-        s += "<p>Engine: \(e(engine.rawValue)). \(scenario.points.count) sweep point(s) × \(spec.replications) replication(s), "
-        s += "seed \(spec.seed). Cells: mean ± half-width of the 95% confidence interval; [low, high] where it is cut at the "
-        s += "metric's range; k of n runs for 0/1 metrics. Files: "
+        s += "<p>Engine: \(e(engine.rawValue)). \(e(replicationSentence))"
+        s += "Cells: mean ± half-width of the 95% confidence interval; [low, high] where it is cut at the "
+        s += "metric's range; k of n runs for 0/1 metrics"
+        s += anyCheckerFailed ? "; checkers: every checker that failed in some run of the point, required or not. " : ". "
+        s += "Files: "
         s += files.map { "<a href=\"\(e($0.name))\">\(e($0.name))</a>" }.joined(separator: ", ") + ", manifest.json.</p>\n"
         s += "<h2>Summary</h2>\n" + summaryTableHTML
-        if !failedRuns.isEmpty {
+        let failures = checkerFailures
+        if !failures.isEmpty {
             s += "<h2>Checker failures</h2>\n<ul>\n"
-            for r in failedRuns {
-                for c in r.failedCheckers {
-                    s += "<li>run \(r.index) (point \(r.point), replication \(r.replication)): \(e(c.name)) (\(c.kind.rawValue)): \(e(c.detail))</li>\n"
-                }
+            for (r, c) in failures {
+                s += "<li>run \(r.index) (point \(r.point), replication \(r.replication)): \(e(c.name)) "
+                    + "(\(c.kind.rawValue)\(c.required ? "" : ", not required")): \(e(c.detail))</li>\n"
             }
             s += "</ul>\n"
         }
@@ -31,15 +33,12 @@ extension ResultSet {
         return s + "</body>\n</html>\n"
     }
 
-    /// The summary table of `summary.md` as HTML.
+    /// The summary table of `summary.md` as HTML: the same columns and cells.
     var summaryTableHTML: String {
         let e = SVGPlot.escape
-        let header = ["point"] + sweptPaths + spec.metrics.map { "\($0) (\(Self.unit($0)))" }
-        var s = "<table>\n<tr>" + header.map { "<th>\(e($0))</th>" }.joined() + "</tr>\n"
-        for (p, point) in scenario.points.enumerated() {
-            let cells = [String(p)] + point.assignments.map { SweepPoint.text($0.value) }
-                + spec.metrics.indices.map { summary(point: p, metric: $0).cell() }
-            s += "<tr>" + cells.map { "<td>\(e($0))</td>" }.joined() + "</tr>\n"
+        var s = "<table>\n<tr>" + summaryHeader.map { "<th>\(e($0))</th>" }.joined() + "</tr>\n"
+        for p in scenario.points.indices {
+            s += "<tr>" + summaryRow(point: p).map { "<td>\(e($0))</td>" }.joined() + "</tr>\n"
         }
         return s + "</table>\n"
     }

@@ -4,15 +4,14 @@ import SimKernel
 extension ResultSet {
     /// `runs.csv`: one row per run.
     /// Columns: run, point, replication, seed, one column per swept path (its value),
-    /// one column per metric (name as in the catalog), checkers (`ok` or
-    /// `failed:` + names joined by `;`), fingerprint (16 hex digits).
+    /// one column per metric (name as in the catalog), checkers (`RunRecord.checkersCell`: `ok`
+    /// only when every checker passed, required or not), fingerprint (16 hex digits).
     public var runsCSV: String {
         var rows = [["run", "point", "replication", "seed"] + sweptPaths + spec.metrics + ["checkers", "fingerprint"]]
         for r in records {
             let params = scenario.points[r.point].assignments.map { SweepPoint.text($0.value) }
-            let checks = r.failedCheckers.isEmpty ? "ok" : "failed:" + r.failedCheckers.map(\.name).joined(separator: ";")
             rows.append([String(r.index), String(r.point), String(r.replication), String(r.seed)] + params
-                        + r.metrics.map { NumberFormat.fixed($0) } + [checks, r.fingerprint.hex])
+                        + r.metrics.map { NumberFormat.fixed($0) } + [r.checkersCell, r.fingerprint.hex])
         }
         return CSV.render(rows)
     }
@@ -47,25 +46,67 @@ extension ResultSet {
         s += "Cells: mean ± half-width of the 95% confidence interval (Student t) across replications; "
         s += "[low, high] where that interval is cut at the metric's range (counts and times ≥ 0, fractions ≤ 1); "
         s += "\"k of n runs\" for 0/1 metrics.\n\n"
-        let header = ["point"] + sweptPaths + precisionHeader + spec.metrics.map { "\($0) (\(Self.unit($0)))" }
+        if anyCheckerFailed {
+            s += "Checkers: per point, every checker that failed in some run (required or not: `require` decides only "
+            s += "the exit code); \"none failed\" when all passed.\n\n"
+        }
+        let header = summaryHeader
         s += "| " + header.joined(separator: " | ") + " |\n"
         s += "|" + header.map { _ in "---" }.joined(separator: "|") + "|\n"
-        for (p, point) in scenario.points.enumerated() {
-            let cells = spec.metrics.indices.map { m -> String in
-                summary(point: p, metric: m).cell()
-            }
-            s += "| " + ([String(p)] + point.assignments.map { SweepPoint.text($0.value) } + precisionRow(point: p) + cells).joined(separator: " | ") + " |\n"
+        for p in scenario.points.indices {
+            s += "| " + summaryRow(point: p).joined(separator: " | ") + " |\n"
         }
-        let failed = failedRuns
-        if !failed.isEmpty {
+        let failures = checkerFailures
+        if !failures.isEmpty {
             s += "\n## Checker failures\n\n"
-            for r in failed {
-                for c in r.failedCheckers {
-                    s += "- run \(r.index) (point \(r.point), replication \(r.replication), seed \(r.seed)): \(c.name) (\(c.kind.rawValue)): \(c.detail)\n"
-                }
+            for (r, c) in failures {
+                s += "- run \(r.index) (point \(r.point), replication \(r.replication), seed \(r.seed)): \(c.name) "
+                    + "(\(c.kind.rawValue)\(c.required ? "" : ", not required")): \(c.detail)\n"
             }
         }
         return s
+    }
+
+    /// The summary table's header (summary.md and index.html): point, swept values, the
+    /// precision columns with a target, every metric, and `checkers` when some checker failed.
+    var summaryHeader: [String] {
+        ["point"] + sweptPaths + precisionHeader + spec.metrics.map { "\($0) (\(Self.unit($0)))" }
+            + (anyCheckerFailed ? ["checkers"] : [])
+    }
+
+    /// One row of the summary table (summary.md and index.html), cells as text.
+    func summaryRow(point p: Int) -> [String] {
+        [String(p)] + scenario.points[p].assignments.map { SweepPoint.text($0.value) } + precisionRow(point: p)
+            + spec.metrics.indices.map { summary(point: p, metric: $0).cell() }
+            + (anyCheckerFailed ? [checkersSummary(point: p)] : [])
+    }
+
+    /// Whether a checker failed in some run, required or not (the summary then has a `checkers`
+    /// column, so no row reads as success while a checker failed in it).
+    var anyCheckerFailed: Bool { records.contains { r in r.checkers.contains { !$0.passed } } }
+
+    /// The `checkers` cell of point `p`: each checker that failed in some of its runs, in the
+    /// records' checker order, with in how many runs, its kind and whether it was required.
+    func checkersSummary(point p: Int) -> String {
+        let runs = records(point: p)
+        var names: [String] = []
+        var first: [String: CheckerVerdict] = [:], count: [String: Int] = [:]
+        for r in runs {
+            for c in r.checkers where !c.passed {
+                if first[c.name] == nil { names.append(c.name); first[c.name] = c }
+                count[c.name, default: 0] += 1
+            }
+        }
+        guard !names.isEmpty else { return "none failed" }
+        return names.map { n in
+            let c = first[n]!
+            return "\(n) failed in \(count[n]!) of \(runs.count) runs (\(c.kind.rawValue)\(c.required ? "" : ", not required"))"
+        }.joined(separator: "; ")
+    }
+
+    /// Every failed checker verdict, required or not, in run order.
+    var checkerFailures: [(run: RunRecord, verdict: CheckerVerdict)] {
+        records.flatMap { r in r.checkers.filter { !$0.passed }.map { (r, $0) } }
     }
 
     package static func unit(_ metric: String) -> String { MetricCatalog.metric(named: metric)?.unit ?? "" }

@@ -39,7 +39,7 @@ public struct ScenarioShrinker {
         var probe = spec
         probe.require = checker.map { [$0] } ?? spec.require
         let verdicts = try outcome(probe, replication: replication)
-        let failures = verdicts.filter { !$0.passed }.compactMap { v in CheckerName(rawValue: v.name).map { (v, $0) } }
+        let failures = verdicts.filter { !$0.passed && $0.required }.compactMap { v in CheckerName(rawValue: v.name).map { (v, $0) } }
         guard let (failed, name) = failures.first(where: { checker == nil || $0.1 == checker }) else { return nil }
         let first = Self.findings(failed.detail).first ?? failed.detail
         return Target(checker: name, signature: Self.masked(first), finding: first)

@@ -30,6 +30,8 @@ final class ScheduleRecorder: DrivenSystem {
         hostile.append((id, server + 1, behaviour, t))
     }
     func onUpdatesDelivered(device: Int, _ callback: @escaping ([String]) -> Void) {}
+    func storedVersion(device: Int, objectID: String) -> ObjectVersion? { nil }
+    func joinedAt(device: Int) -> SimTime? { nil }
 
     /// `o17` → 17 (object ids are always `o` and an index, see `GrouperDrivers.workload`).
     static func index(_ objectID: String) -> Int { Int(objectID.dropFirst()) ?? 0 }

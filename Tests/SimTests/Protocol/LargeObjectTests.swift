@@ -169,6 +169,26 @@ import SimKernel
         }
     }
 
+    /// `device_plaintext_bytes` has one basis for both architectures: the payload bytes written
+    /// (100 here), not Grouper's JSON record around them (about 190 bytes), for a whole object
+    /// and for a deleted one (nothing).
+    @Test func devicePlaintextBytesSameBasisForGrouperAndCentral() throws {
+        let g = try system(nil)
+        g.update(device: 0, objectID: "a", size: 100, at: at(10))
+        g.update(device: 1, objectID: "b", size: 100, at: at(20))
+        g.delete(device: 1, objectID: "b", at: at(30))
+        g.run(until: at(3_600))
+        #expect(g.deliveryRatio == 1)
+        let c = try CentralSystem(config: CentralConfig(devices: 3, seed: 2))
+        c.update(device: 0, objectID: "a", size: 100, at: at(10))
+        c.update(device: 1, objectID: "b", size: 100, at: at(20))
+        c.delete(device: 1, objectID: "b", at: at(30))
+        c.run(until: at(3_600))
+        #expect(c.deliveryRatio == 1)
+        #expect(g.devicePlaintextBytesMean == 100)
+        #expect(c.devicePlaintextBytesMean == 100)
+    }
+
     /// Central: each chunk is a transfer; a receiver offline during the upload gets the object
     /// when it returns, after fetching every chunk.
     @Test func centralChunksAreTransfers() throws {

@@ -85,6 +85,12 @@ import GrouperModel
         #expect(Self.metric(g, "bytes_at_rest_mean") > 0 && Self.metric(g, "exposure_seconds_mean") == 0)
         #expect(Self.metric(c, "plaintext_exposed_messages") > 0 && Self.metric(c, "exposure_seconds_mean") > 0)
         #expect(Self.metric(c, "transfers_lost_in_restart") > 0 && Self.metric(c, "converged") == 0)
-        #expect(g.checkers.allSatisfy { $0.passed } && c.checkers.allSatisfy { $0.passed })
+        #expect(g.checkers.allSatisfy { $0.passed } && c.checkers.filter(\.required).allSatisfy { $0.passed })
+        // Central's convergence failure is recorded as such, though the scenario does not require it.
+        let convergence = try #require(c.checkers.first { $0.name == "convergence" })
+        #expect(!convergence.passed && !convergence.required)
+        // Every write counts: Grouper reaches every (member, write) pair; the central server's
+        // restart leaves some pairs never reached, which the delivered-only latency leaves out.
+        #expect(Self.metric(g, "propagation_censored") == 0 && Self.metric(c, "propagation_censored") > 0)
     }
 }

@@ -39,6 +39,26 @@ import SimKernel
         return try ScenarioFixtures.files(in: URL(fileURLWithPath: o.out!))
     }
 
+    /// index.html says what summary.md says: the replications that ran (20 and 40, not the cap
+    /// as a count for every point), and the replications and target-met columns with the same cells.
+    @Test func indexPageSaysWhatTheSummarySays() throws {
+        let files = try run(Self.text, jobs: 1, tag: "index")
+        let md = String(decoding: files["summary.md"]!, as: UTF8.self)
+        let html = String(decoding: files["index.html"]!, as: UTF8.self)
+        #expect(md.contains("target met at 1 of 2 point(s), 60 runs in all"))
+        #expect(html.contains("target met at 1 of 2 point(s), 60 runs in all"), "\(html)")
+        #expect(!html.contains("× 40 replication(s)"))
+        let rows = md.split(separator: "\n").filter { $0.hasPrefix("| ") }
+        #expect(rows.count == 3)
+        for row in rows {
+            let cells = row.dropFirst(2).dropLast(2).components(separatedBy: " | ")
+            let tag = row == rows[0] ? "th" : "td"
+            let htmlRow = "<tr>" + cells.map { "<\(tag)>\(SVGPlot.escape($0))</\(tag)>" }.joined() + "</tr>"
+            #expect(html.contains(htmlRow), "\(htmlRow)")
+        }
+        #expect(rows[0].contains("| replications | target met |") && rows[2].contains("| 40 | no (cap) |"))
+    }
+
     /// With s ≈ 1 the half-width t·s/√n first drops below 5% of 10 at n = 20 (t₁₄·1.03/√15 ≈
     /// 0.57 > 0.50, t₁₉·1.026/√20 = 0.4802, relative 0.048017 by scipy): checked at 5, 10, 15,
     /// 20 it stops at 20. The point around zero never meets a relative target and stops at the cap.

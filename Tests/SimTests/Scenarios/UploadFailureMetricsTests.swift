@@ -2,8 +2,9 @@ import Foundation
 import Testing
 @testable import Scenarios
 
-/// `upload_failures` counts messages (each once), `upload_attempts_failed` counts attempts,
-/// and the protocol log says what late answers to a failed upload did.
+/// `upload_failures` and `failed_uploads_rebuildable` count messages (each once),
+/// `upload_attempts_failed` counts attempts, `share_puts` counts shares stored (not refused
+/// puts), and the protocol log says what late answers to a failed upload did.
 @Suite struct UploadFailureMetricsTests {
     /// Server 1 refuses for 3 h while device 1 writes every 20 min and retries its unsent
     /// queue every 10 min: each message written then fails several times.
@@ -29,8 +30,12 @@ import Testing
         #expect(m["updates_uploaded"] == 5, "every 20 min before 2 h: \(m)")
         #expect(m["upload_failures"] == uploaded, "every message failed at least once, and counts once: \(m)")
         #expect(m["upload_attempts_failed"]! > 4 * uploaded, "retries every 10 min for up to 3 h: \(m)")
-        // The two other servers store every attempt's shares after the verdict: k = 2 reached each time.
-        #expect(m["failed_uploads_rebuildable"] == m["upload_attempts_failed"], "\(m)")
+        // The two other servers store every attempt's shares after the verdict: k = 2 reached each
+        // time, and each message counts once however many of its attempts did.
+        #expect(m["failed_uploads_rebuildable"] == m["upload_failures"], "\(m)")
+        // share_puts counts shares stored: 3 per successful upload, 2 per failed attempt (server 1
+        // refused its put), not the 3 puts every attempt sent.
+        #expect(m["share_puts"] == 3 * uploaded + 2 * m["upload_attempts_failed"]!, "\(m)")
         let log = try String(contentsOfFile: run.tracePath!, encoding: .utf8)
         let failed = log.split(separator: "\n").filter { $0.contains("upload failed") }
         #expect(!failed.isEmpty)
