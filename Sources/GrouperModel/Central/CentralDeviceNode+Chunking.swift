@@ -22,6 +22,7 @@ extension CentralDeviceNode {
         }
         world.writes.append(ObjectWrite(device: index, messageID: lastID, objectID: objectID, version: version,
                                         content: content, time: sim.now))
+        world.addressed[lastID] = receivers
         apply(objectID, version, content)
         chargeAtRest(bytes: size, sim)
         uploadNext(sim)

@@ -116,6 +116,7 @@ final class CentralDeviceNode: SimComponent {
         apply(objectID, version, content)
         if let size { chargeAtRest(bytes: size, sim) }
         let receivers = world.members(at: sim.now).filter { $0 != index }
+        world.addressed[messageID] = receivers
         unsent.append(CentralUpload(messageID: messageID, objectID: objectID, version: version, content: content,
                                     size: size ?? 0, receivers: receivers))
         uploadNext(sim)

@@ -46,13 +46,14 @@ extension CentralSystem {
         return out
     }
 
-    /// (member, final write it was addressed, holds it) for every member that was a member when
-    /// the object was last written, members in index order, objects sorted.
+    /// (member, final write it was addressed, holds it) for every member the object's last write
+    /// was addressed to (the members at that moment in event order) and its writer, members in
+    /// index order, objects sorted.
     func expectations() -> [(device: CentralDeviceNode, write: ObjectWrite, holds: Bool)] {
         let finals = finalWrites()
         var out: [(device: CentralDeviceNode, write: ObjectWrite, holds: Bool)] = []
         for d in world.deviceNodes where d.isMember {
-            for w in finals where (world.joinedAt[d.index].map { $0 <= w.time } ?? false) {
+            for w in finals where w.device == d.index || world.addressed[w.messageID]?.contains(d.index) == true {
                 let entry = d.store[w.objectID]
                 out.append((d, w, entry?.version == w.version || (w.content == nil && entry == nil)))
             }

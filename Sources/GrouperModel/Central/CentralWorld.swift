@@ -11,6 +11,10 @@ final class CentralWorld {
     /// When each device became a member (nil: not a member).
     var joinedAt: [SimTime?]
     var writes: [ObjectWrite] = []
+    /// The devices each write was addressed to (the members when it was written, in event
+    /// order: a device invited at the same instant, after the write, is not among them), by
+    /// message id. The checkers expect a write exactly at these devices and its writer.
+    var addressed: [String: [Int]] = [:]
     /// Invitations asked for: (device, time), in the order they were scheduled.
     var invitations: [(device: Int, at: SimTime)] = []
     var nextRequestID = 1
