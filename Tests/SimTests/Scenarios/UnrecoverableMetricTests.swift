@@ -31,4 +31,18 @@ import Testing
         // … but each needs only the two updates and the newest confirm.
         #expect(m["messages_unrecoverable"] == 6, "\(m)")
     }
+
+    /// The confirm rule at its boundary: server 1 tampers only from 20 min on, so both receivers
+    /// get the two updates intact (their contiguous sequence is 2) and then hold every confirm
+    /// unrebuilt. Each announces sequence 2, which they already have: nothing needed, 0.
+    @Test func confirmAnnouncingWhatTheMemberHasIsNotNeeded() throws {
+        let text = Self.text.replacingOccurrences(of: #""fraction": 1}"#,
+                                                  with: #""fraction": 1, "window": {"start": "20min", "end": "3h"}}"#)
+        let s = try ScenarioLoader.load(ScenarioSource(label: "unrecoverable.json", text: text))
+        let m = Dictionary(uniqueKeysWithValues: try GrouperExecutor().execute(RunPlan(s).runs[0]).metrics.map { ($0.name, $0.value) })
+        let confirms = try #require(m["confirms_uploaded"])
+        #expect(m["delivery_ratio"] == 1 && confirms >= 3, "\(m)")
+        #expect(m["tamper_detected"] == 2 * confirms, "every confirm unrebuilt on both receivers: \(m)")
+        #expect(m["messages_unrecoverable"] == 0, "\(m)")
+    }
 }
