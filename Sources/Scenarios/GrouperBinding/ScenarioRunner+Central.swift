@@ -24,7 +24,7 @@ struct CentralExecutor {
         do { system = try CentralSystem(config: Self.config(spec, seed: run.seed)) } catch {
             throw RunFailure(runIndex: run.index, message: "the central-server model rejected the configuration: \(error)")
         }
-        let events = try run.events.map { try EventTraceFile(request: $0) }
+        let events = try run.events.map { try EventTraceFile(request: $0, run: run) }
         system.traceEvents(to: events?.sink)
         let latency = LatencyRecorder(reporting: spec.metrics)
         GrouperDrivers.schedule(spec, on: system, streams: RandomStreams(rootSeed: run.seed), latency: latency)
@@ -36,7 +36,7 @@ struct CentralExecutor {
         latency.since = warmup
         sampler.run(until: end, end: end, progress: run.onProgress)
         let report = system.check()
-        if let path = run.tracePath { try TraceFile.write("", to: path) }   // no protocol log for the central model
+        try TraceFile.write("", run: run)   // no protocol log for the central model
         try events?.finish()
         let metrics = CentralMetrics(system: system, spec: spec, atWarmup: atWarmup, report: report, latency: latency)
         let checkers = CheckerName.allCases.map { name -> CheckerVerdict in

@@ -23,7 +23,7 @@ public struct GrouperExecutor: RunExecutor {
         let grouper = try GrouperRun(config: config, runIndex: run.index, logging: run.tracePath != nil)
         let system = grouper.system
         system.timingsSince = SimTime.zero + spec.warmup
-        let events = try run.events.map { try EventTraceFile(request: $0) }
+        let events = try run.events.map { try EventTraceFile(request: $0, run: run) }
         system.traceEvents(to: events?.sink)
         let latency = LatencyRecorder(reporting: spec.metrics)
         GrouperDrivers.schedule(spec, on: system, streams: RandomStreams(rootSeed: run.seed), latency: latency)
@@ -38,8 +38,8 @@ public struct GrouperExecutor: RunExecutor {
         sampler.run(until: end, end: end, progress: run.onProgress)
         try grouper.checkInternalFailures()
         let report = system.check()
-        if let path = run.tracePath {
-            try TraceFile.write(system.log.map(\.description).joined(separator: "\n") + "\n", to: path)
+        if run.tracePath != nil {
+            try TraceFile.write(system.log.map(\.description).joined(separator: "\n") + "\n", run: run)
         }
         try events?.finish()
         var metrics = GrouperMetrics(system: system, spec: spec, atWarmup: atWarmup, report: report, latency: latency,

@@ -16,6 +16,8 @@ public struct ShardFile: Sendable {
     public var engine: Engine
     /// `--precision X`, if given.
     public var precision: Double?
+    /// The model identities of the builds that ran the slice (`merge` refuses to mix them).
+    public var models: [String] = [ModelIdentity.current]
 
     public init(shard: Int, of: Int, source: ScenarioSource, seed: UInt64?, replications: Int?, records: [RunRecord],
                 engine: Engine = .grouper, precision: Double? = nil) {
@@ -33,7 +35,7 @@ public struct ShardFile: Sendable {
             ("scenario_base64", .string(Data(source.bytes).base64EncodedString())),
             ("seed_override", opt(seed)), ("replications_override", replications.map { .number(Double($0)) } ?? .null),
             ("runs", .array(runs)),
-        ] + (precision.map { [("precision_override", JSONValue.number($0, text: "\($0)"))] } ?? [])))
+        ] + ModelIdentity.json(models) + (precision.map { [("precision_override", JSONValue.number($0, text: "\($0)"))] } ?? [])))
     }
 
     public struct ParseError: Error, CustomStringConvertible { public var description: String }
@@ -55,8 +57,10 @@ public struct ShardFile: Sendable {
         let records = try runs.map { try RecordJSON.decode($0, bad: bad) }
         var precision: Double? = nil
         if case .number(_, let t)? = root["precision_override"] { precision = Double(t) }
-        return ShardFile(shard: shard, of: of, source: ScenarioSource(label: label, bytes: Array(data)),
-                         seed: seed, replications: reps, records: records, engine: engine, precision: precision)
+        var file = ShardFile(shard: shard, of: of, source: ScenarioSource(label: label, bytes: Array(data)),
+                             seed: seed, replications: reps, records: records, engine: engine, precision: precision)
+        file.models = ModelIdentity.read(root)
+        return file
     }
 
     private static func int(_ v: JSONValue?) -> Int? { RecordJSON.int(v) }
