@@ -264,6 +264,11 @@ public enum RunCommand {
             if let e = o.events { _ = try OutputSafety.checkFile(e.path, option: "--events", inputs: inputs) }
             guard o.point == nil else { return }
             for s in loaded {
+                let dir = OutputSafety.canonical(outputFolder(s, o, multiple: loaded.count > 1))
+                for (option, file) in [("--trace", o.trace), ("--events", o.events?.path)] {
+                    guard let file, OutputSafety.canonical(file).hasPrefix(dir + "/") || OutputSafety.canonical(file).hasPrefix(dir + ".partial/") else { continue }
+                    throw CLIError("run: \(option) \(file) is inside the result folder \(outputFolder(s, o, multiple: loaded.count > 1)), which is written whole at the end; give a file outside it; nothing was written")
+                }
                 _ = try OutputSafety.checkFolder(outputFolder(s, o, multiple: loaded.count > 1), option: "--out",
                                                  writing: origin(s, o), replace: o.replace)
             }

@@ -55,10 +55,9 @@ extension RunCommand {
             throw CLIError.from(error, "run: \(f.scenario.base.name): ").appending(kept)
         }
         bar.finish()
-        var shard = ShardFile(shard: i, of: n, source: f.scenario.source, seed: f.slice.seedOverride,
+        let shard = ShardFile(shard: i, of: n, source: f.scenario.source, seed: f.slice.seedOverride,
                               replications: f.slice.replicationsOverride, records: records, engine: f.engine,
-                              precision: f.slice.precisionOverride)
-        shard.models = f.models
+                              precision: f.slice.precisionOverride, models: f.models)
         let old: ResultOrigin?
         do {
             old = try OutputDirectory.write([(ShardFile.fileName, shard.render())], to: f.destination,

@@ -18,6 +18,8 @@ public enum OutputDirectory {
     @discardableResult
     public static func write(_ files: [(name: String, contents: String)], to destination: String,
                              option: String = "--out", writing: ResultOrigin? = nil, replace: Bool = false) throws -> ResultOrigin? {
+        // Checked before the lock is taken (which may create the folder's parents), and again under it.
+        _ = try OutputSafety.checkFolder(destination, option: option, writing: writing, replace: replace)
         let lock = try FolderLock.acquire(OutputSafety.resolved(destination), label: destination)
         defer { lock.release() }
         cleanLeftovers(of: OutputSafety.resolved(destination))

@@ -136,7 +136,7 @@ public enum OutputSafety {
     }
 
     /// `path` with every symbolic link resolved (of its folder, when the file does not exist).
-    static func canonical(_ path: String) -> String {
+    public static func canonical(_ path: String) -> String {
         let url = resolved(path)
         if let real = realpath(url.path, nil) { defer { free(real) }; return String(cString: real) }
         let parent = url.deletingLastPathComponent().path

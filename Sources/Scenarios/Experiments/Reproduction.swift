@@ -40,11 +40,14 @@ public enum Reproduction {
     public static func execute(out: String, jobs: Int, replace: Bool = false, progress: (String) -> Void) throws -> String {
         let scenarios = ThesisScenarios.all + (BuiltinScenarios.hostile + BuiltinScenarios.architectures).map { ($0.name, $0.text) }
         guard !out.isEmpty else { throw OutputSafety.refusal("reproduce --out needs a folder name, got an empty string") }
-        let lock = try FolderLock.acquire(OutputSafety.resolved(out), label: out)
-        defer { lock.release() }
         let origin = { (s: (name: String, text: String)) in
             ResultOrigin(.result, source: ScenarioSource(label: "builtin:\(s.name)", text: s.text), engine: .grouper)
         }
+        try OutputSafety.checkReproduceFolder(out, folders: scenarios.map { ($0.name, origin($0)) }, files: flatFileNames,
+                                              replace: replace)
+        // The whole folder is locked (the equations files); each scenario folder is locked as it is written.
+        let lock = try FolderLock.acquire(OutputSafety.resolved(out), label: out)
+        defer { lock.release() }
         try OutputSafety.checkReproduceFolder(out, folders: scenarios.map { ($0.name, origin($0)) }, files: flatFileNames,
                                               replace: replace)
         for (i, s) in scenarios.enumerated() {

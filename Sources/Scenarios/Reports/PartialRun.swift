@@ -27,7 +27,7 @@ public struct PartialRun: Sendable {
         /// A `--shard i/N` run: which slice, and the overrides its `shard.json` records.
         public var shard: Shard? = nil
         /// The model identities of the builds that ran the kept records (and will run the rest).
-        public var models: [String] = [ModelIdentity.current]
+        public var models: [String] = []
 
         /// The header of `scenario` (overrides applied) run by `engine`.
         public init(_ scenario: LoadedScenario, engine: Engine) {
@@ -38,6 +38,7 @@ public struct PartialRun: Sendable {
             seed = scenario.base.seed
             replications = scenario.base.precision == nil ? scenario.base.replications : nil
             precision = scenario.base.precision?.relativeCI95
+            models = [ModelIdentity.current]
         }
 
         init(engine: Engine, scenarioFile: String, scenarioBytes: Int, scenarioHash: UInt64, seed: UInt64,

@@ -17,10 +17,11 @@ public struct ShardFile: Sendable {
     /// `--precision X`, if given.
     public var precision: Double?
     /// The model identities of the builds that ran the slice (`merge` refuses to mix them).
-    public var models: [String] = [ModelIdentity.current]
+    public var models: [String]
 
     public init(shard: Int, of: Int, source: ScenarioSource, seed: UInt64?, replications: Int?, records: [RunRecord],
-                engine: Engine = .grouper, precision: Double? = nil) {
+                engine: Engine = .grouper, precision: Double? = nil, models: [String]? = nil) {
+        self.models = models ?? [ModelIdentity.current]
         self.shard = shard; self.of = of; self.source = source; self.seed = seed
         self.replications = replications; self.records = records; self.engine = engine; self.precision = precision
     }
@@ -57,10 +58,9 @@ public struct ShardFile: Sendable {
         let records = try runs.map { try RecordJSON.decode($0, bad: bad) }
         var precision: Double? = nil
         if case .number(_, let t)? = root["precision_override"] { precision = Double(t) }
-        var file = ShardFile(shard: shard, of: of, source: ScenarioSource(label: label, bytes: Array(data)),
-                             seed: seed, replications: reps, records: records, engine: engine, precision: precision)
-        file.models = ModelIdentity.read(root)
-        return file
+        return ShardFile(shard: shard, of: of, source: ScenarioSource(label: label, bytes: Array(data)),
+                         seed: seed, replications: reps, records: records, engine: engine, precision: precision,
+                         models: ModelIdentity.read(root))
     }
 
     private static func int(_ v: JSONValue?) -> Int? { RecordJSON.int(v) }

@@ -81,6 +81,9 @@ func deadPID() throws -> Int32 {
         for (a, b) in [("t.txt", "t.txt"), ("t.txt", "./t.txt"), (dir.path + "/t.txt", "sub/../t.txt")] {
             cases.append((one + ["--trace", a, "--events", b], dir, "are the same file"))
         }
+        // A one-run result folder is written whole at the end: a trace inside it would be lost.
+        let single = ["run", "victim.json", "--replications", "1", "--engine", "synthetic", "--out", "sub"]
+        cases.append((single + ["--trace", "sub/t.txt"], dir, "is inside the result folder sub"))
         for c in cases {
             let r = try cli(c.args, in: c.cwd)
             #expect(r.status == 2, "\(c.args): \(r.stderr)")
