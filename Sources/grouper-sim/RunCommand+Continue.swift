@@ -32,7 +32,7 @@ extension RunCommand {
         var folder: FolderRun
         if let opened {
             folder = try resumed(opened.header, o, dir: dir, executor: executor)
-            folder.models = try continuedModels(opened.header, opened.run, of: partialURL.path, o)
+            folder.models = try models(opened.header.models, of: partialURL.path, o, mode: "--resume")
             folder.partial = opened.run
             folder.reuse = reusable(opened.records + (sameRun(finished, opened.header)?.records ?? []))
         } else if let finished {
@@ -59,6 +59,7 @@ extension RunCommand {
                                              writing: ResultOrigin(.result, source: folder.scenario.source, engine: folder.engine),
                                              replace: folder.extendsItself)
         } catch { throw CLIError.from(error, "run: ") }
+        if let opened { try recordModels(folder.models, opened.header, opened.run) }
         let records = try runIntoFolder(folder, o, io: io, terminal: terminal)
         // The replay lines name the options the runs used.
         var used = o
@@ -81,16 +82,13 @@ extension RunCommand {
         return Array(Set(recorded + [current])).sorted()
     }
 
-    /// `models` for a resumed partial folder; a mix is recorded in its header at once, so a
-    /// later resume by either build sees it.
-    static func continuedModels(_ h: PartialRun.Header, _ run: PartialRun, of what: String, _ o: RunOptions) throws -> [String] {
-        let list = try models(h.models, of: what, o, mode: "--resume")
-        if list != h.models {
-            var header = h
-            header.models = list
-            do { try run.update(header) } catch { throw CLIError.from(error, "run: ") }
-        }
-        return list
+    /// Records a resumed partial folder's models in its header before any run, so that a
+    /// later resume by either build sees the mix.
+    static func recordModels(_ list: [String], _ h: PartialRun.Header, _ run: PartialRun) throws {
+        guard list != h.models else { return }
+        var header = h
+        header.models = list
+        do { try run.update(header) } catch { throw CLIError.from(error, "run: ") }
     }
 
     /// The scenario of an unfinished run, with the overrides it was started with.

@@ -76,19 +76,23 @@ extension RunCommand {
             throw CLIError("run: \(dir) holds an unfinished shard (\(slice.index) of \(slice.count)); finish it with `grouper-sim run --resume \(dir)`, merge the shards, then extend the merged folder; nothing was written")
         }
         let loaded = try scenario(o.files.first, recorded: h.scenarioFile, hash: h.scenarioHash, dir: dir, mode: "--resume")
-        let models = try continuedModels(h, opened.run, of: "\(dir).partial", o)
+        let models = try models(h.models, of: "\(dir).partial", o, mode: "--resume")
         let folder = ShardRun(scenario: h.applied(to: loaded), slice: slice, destination: dir, engine: h.engine,
                               executor: executor ?? h.engine.executor, reuse: reusable(opened.records), partial: opened.run,
                               models: models)
-        do { _ = try OutputSafety.checkFolder(dir, option: "--resume", writing: ResultOrigin(.shard, source: folder.scenario.source, engine: h.engine)) } catch {
+        do { _ = try OutputSafety.checkFolder(dir, option: "--resume", writing: ResultOrigin(.shard, source: folder.scenario.source, engine: h.engine),
+                                              replace: true) } catch {
             throw CLIError.from(error, "run: ")
         }
+        try recordModels(models, h, opened.run)
         var used = o
         used.engine = h.engine
         used.seed = slice.seedOverride
         used.replications = slice.replicationsOverride
         used.precision = slice.precisionOverride
         used.shard = (slice.index, slice.count)
+        // The destination was checked when the shard started (same scenario and engine, or --replace).
+        used.replace = true
         let records = try runShardIntoFolder(folder, used, io: io, terminal: terminal)
         return report(failures: records, scenario: folder.scenario, used, io: io)
     }

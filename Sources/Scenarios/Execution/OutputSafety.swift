@@ -63,8 +63,10 @@ public enum OutputSafety {
     /// exists; an existing file only when it is empty or a trace grouper-sim wrote (its first
     /// line is a `TraceHeader`); never one of `inputs` (the files the command reads; the same
     /// file by any path, link or hard link). Returns the path to write (a symbolic link is
-    /// followed, not replaced).
-    public static func checkFile(_ path: String, option: String, inputs: [String] = []) throws -> String {
+    /// followed, not replaced). `owned` recognises the files it may replace (commands that
+    /// write other kinds of files check ownership themselves and pass `{ _ in true }`).
+    public static func checkFile(_ path: String, option: String, inputs: [String] = [],
+                                 owned: (URL) -> Bool = isOwnTrace) throws -> String {
         guard !path.isEmpty, !path.hasSuffix("/") else {
             throw refusal("\(option) needs a file name, got '\(path)'")
         }
@@ -79,7 +81,7 @@ public enum OutputSafety {
         if let input = inputs.first(where: { sameFile(path, $0) }) {
             throw refusal("\(option) \(path): is the scenario file \(input) this command runs; nothing was written (give another file name)")
         }
-        if kind(of: url) == .file && !isOwnTrace(url) {
+        if kind(of: url) == .file && !owned(url) {
             throw refusal("\(option) \(path): exists and is not a trace grouper-sim wrote (its first line is not a grouper-sim trace header); "
                 + "nothing was written. grouper-sim replaces only its own trace files and empty files: give a new file name")
         }
@@ -146,7 +148,7 @@ public enum OutputSafety {
     }
 
     /// An empty file, or one whose first line is a trace header grouper-sim writes.
-    static func isOwnTrace(_ url: URL) -> Bool {
+    public static func isOwnTrace(_ url: URL) -> Bool {
         guard let handle = FileHandle(forReadingAtPath: url.path) else { return false }
         defer { try? handle.close() }
         let head = handle.readData(ofLength: 4096)
@@ -251,10 +253,10 @@ public struct ResultOrigin: Equatable, Sendable {
         self.engine = engine; self.runs = runs; self.slice = slice
     }
 
-    /// A result (`kind` .result) or shard of `source`, run by `engine`.
-    public init(_ kind: Kind, source: ScenarioSource, engine: Engine, runs: Int = 0) {
+    /// A result (`kind` .result) or shard of `source`, run by the engine named `engine`.
+    public init(_ kind: Kind, source: ScenarioSource, engine: String, runs: Int = 0) {
         self.init(kind: kind, scenarioFile: source.fileName, scenarioHash: StableHash.fnv1a64(bytes: source.bytes),
-                  engine: engine.rawValue, runs: runs)
+                  engine: engine, runs: runs)
     }
 
     /// Whether a folder holding `other` may be replaced by this without `--replace`: the same
@@ -288,10 +290,8 @@ public struct ResultOrigin: Equatable, Sendable {
         guard root["format"] == .string("grouper-sim-shard-1"), case .string(let engine)? = root["engine"],
               case .string(let label)? = root["scenario_file"], case .string(let b64)? = root["scenario_base64"],
               let bytes = Data(base64Encoded: b64), case .array(let runs)? = root["runs"],
-              let i = RecordJSON.int(root["shard"]), let n = RecordJSON.int(root["of"]) else { return nil }
-        self.init(.shard, source: ScenarioSource(label: label, bytes: Array(bytes)), engine: Engine(rawValue: engine) ?? .grouper,
-                  runs: runs.count)
-        self.engine = engine
-        slice = "\(i) of \(n)"
+              case .number(let i, _)? = root["shard"], case .number(let n, _)? = root["of"] else { return nil }
+        self.init(.shard, source: ScenarioSource(label: label, bytes: Array(bytes)), engine: engine, runs: runs.count)
+        slice = "\(Int(i)) of \(Int(n))"
     }
 }

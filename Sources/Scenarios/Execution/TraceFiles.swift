@@ -19,7 +19,7 @@ public enum TraceHeader {
     public static func events(_ run: ResolvedRun) -> String {
         JSONWriter.compact(.object([("format", .string(eventsFormat)), ("scenario", .string(run.spec.name)),
                                     ("run", .number(Double(run.index))), ("point", .number(Double(run.point))),
-                                    ("replication", .number(Double(run.replication))), ("seed", ResultSet.integer(run.seed))])) + "\n"
+                                    ("replication", .number(Double(run.replication))), ("seed", .number(Double(run.seed), text: String(run.seed)))])) + "\n"
     }
 
     /// Whether `firstLine` (without its newline) is a header grouper-sim writes.

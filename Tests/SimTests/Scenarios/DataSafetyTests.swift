@@ -157,6 +157,23 @@ func deadPID() throws -> Int32 {
         #expect(try sandboxSnapshot(dir) == withFile)
     }
 
+    /// `--replace` is checked when a run starts; its `--resume` needs (and takes) no second say.
+    @Test func aReplacingRunThatWasInterruptedResumes() throws {
+        let dir = ScenarioFixtures.tempDir("data-safety-replace-resume")
+        try Data(Self.study.utf8).write(to: dir.appendingPathComponent("study.json"))
+        try Data(Self.copy.utf8).write(to: dir.appendingPathComponent("copy.json"))
+        let syn = ["--engine", "synthetic", "--jobs", "1"]
+        for (out, shard) in [("res", [String]()), ("s1", ["--shard", "1/2"])] {
+            #expect(try cli(["run", "study.json", "--out", out] + shard + syn, in: dir).status == 0)
+            let stopped = try CLIProcess.run(["run", "copy.json", "--out", out, "--replace", "--progress", "never"] + shard + syn, in: dir,
+                                             environment: [Interruption.variable: "1"])
+            #expect(stopped.status == 130)
+            let resumed = try cli(["run", "copy.json", "--resume", out], in: dir)
+            #expect(resumed.status == 0 && resumed.stdout.contains("replaced the previous result in \(out)/"), "\(out): \(resumed.stderr)")
+        }
+        #expect(try String(contentsOf: dir.appendingPathComponent("res/manifest.json"), encoding: .utf8).contains("\"file\": \"copy.json\""))
+    }
+
     @Test func refusalsNameTheEntriesTheManifestDoesNotListOrThatChanged() throws {
         let dir = ScenarioFixtures.tempDir("data-safety-strangers")
         let res = dir.path + "/res"
