@@ -125,7 +125,12 @@ extension GrouperCLI {
     /// written (a file that would not load is a bug, exit 3); FILE must not exist.
     static func writeEquationScenario(_ p: EquationParameters, to file: String, io: CLIOutput) throws -> ExitCode {
         let path: String
-        do { path = try OutputSafety.checkFile(file, option: "equations --write-scenario") } catch let e as OutputDirectory.WriteError {
+        var isFolder: ObjCBool = false
+        if !file.isEmpty, !file.hasSuffix("/"), FileManager.default.fileExists(atPath: OutputSafety.resolved(file).path, isDirectory: &isFolder),
+           !isFolder.boolValue {
+            throw CLIError("equations: --write-scenario \(file) exists; nothing was written (choose another name)")
+        }
+        do { path = try OutputSafety.checkFile(file, option: "equations --write-scenario", owned: { _ in true }) } catch let e as OutputDirectory.WriteError {
             throw CLIError("equations: \(e.description)")
         }
         guard !FileManager.default.fileExists(atPath: path) else {

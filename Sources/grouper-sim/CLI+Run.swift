@@ -26,10 +26,14 @@ public struct RunOptions: Sendable {
     public var addReplications: Int?
     /// Whether `--engine` was given (`--resume` takes the engine from the run it continues).
     public var engineGiven = false
+    /// `--replace`: a result folder holding a result of another scenario or engine may be replaced.
+    public var replace = false
+    /// `--allow-model-mix`: `--resume`/`--add-replications` may combine runs of another build.
+    public var allowModelMix = false
     public init() {}
 
     static let known = ["--seed", "--replications", "--jobs", "--out", "--trace", "--events", "--event-kinds", "--shard", "--point",
-                        "--replication", "--engine", "--progress", "--precision", "--resume", "--add-replications"]
+                        "--replication", "--engine", "--progress", "--precision", "--resume", "--add-replications", "--replace", "--allow-model-mix"]
 
     public static func parse(_ args: [String]) throws -> RunOptions {
         var l = ArgumentList(args, command: "run")
@@ -63,9 +67,14 @@ public struct RunOptions: Sendable {
             o.progress = mode
         }
         try parseIncremental(&l, &o)
+        o.replace = l.flag("--replace")
+        o.allowModelMix = l.flag(ModelIdentity.mixOption)
         o.files = l.positionals()
         try l.finish(known: known)
         if o.resume != nil || o.addReplications != nil { return try checkIncremental(o) }
+        if o.allowModelMix {
+            throw CLIError("run: \(ModelIdentity.mixOption) lets --resume or --add-replications continue runs of another build; a new run has runs of this build only")
+        }
         guard !o.files.isEmpty else { throw CLIError("run: which scenario? give one or more FILEs (or a built-in name from `grouper-sim list`)") }
         if o.shard != nil && (o.point != nil || o.replication != nil) {
             throw CLIError("run: --shard selects a slice of the sweep; --point/--replication select one run; use one or the other")
@@ -108,9 +117,9 @@ extension GrouperCLI {
                                   [--trace FILE] [--events FILE [--event-kinds K,…]]
                                   [--shard i/N] [--point P --replication R]
                                   [--engine grouper|synthetic] [--progress auto|always|never]
-                                  [--precision X]
-                   grouper-sim run [FILE] --resume DIR
-                   grouper-sim run [FILE] --add-replications R DIR
+                                  [--precision X] [--replace]
+                   grouper-sim run [FILE] --resume DIR [--allow-model-mix]
+                   grouper-sim run [FILE] --add-replications R DIR [--allow-model-mix]
 
             Runs every sweep point × replication of each scenario (docs/scenarios.md) and writes
             runs.csv, summary.csv, summary.md, plot-*.svg (and, with "series", series.csv and
@@ -130,12 +139,19 @@ extension GrouperCLI {
               --add-replications R DIR
                                  extend the finished result DIR by R replications per point,
                                  reusing its runs; both equal one run with the final count
+              --allow-model-mix  let --resume/--add-replications reuse runs of another build
+                                 (another model identity; refused otherwise); the manifest
+                                 then lists every model
               --jobs J           run up to J runs at once on local cores (default: all cores);
                                  the output is identical for every J
               --out DIR          output folder (see above); replaced only when absent, empty or a
-                                 previous grouper-sim result, else exit 2 with nothing touched
+                                 previous grouper-sim result of the same scenario file and
+                                 engine, else exit 2 with nothing touched (docs/cli.md)
+              --replace          also replace a previous result of another scenario or engine
+                                 (never a folder holding files grouper-sim did not write)
               --trace FILE       write the protocol log (one line per protocol step) of the
-                                 one selected run to FILE
+                                 one selected run to FILE (an existing FILE only if empty or a
+                                 trace grouper-sim wrote; never the scenario file)
               --events FILE      write every simulation event of the one selected run to FILE
                                  as JSON Lines (t, time, seq, component, kind, fields)
               --event-kinds K,…  keep only these kinds in --events: request, sweep,
@@ -176,6 +192,11 @@ public enum RunCommand {
             throw CLIError("run: two scenarios are named '\(dup.element)'; their results would share a folder")
         }
         let exec = executor ?? o.engine.executor
+        // Checked before taking the locks (which may create the folders' parents), and again
+        // under them (another writer may have finished in between).
+        try checkDestinations(loaded, o, partials: false)
+        let locks = try lockDestinations(loaded, o)
+        defer { locks.forEach { $0.release() } }
         try checkDestinations(loaded, o)
         var failed = ExitCode.ok
         for scenario in loaded {
@@ -205,7 +226,7 @@ public enum RunCommand {
                                                      partial: bar.enabled ? bar.updatePartial : nil)
             } catch {
                 bar.finish()
-                throw CLIError("run: \(scenario.base.name): \(error)", exitCode: error is RunFailure ? .internalError : .badInput)
+                throw CLIError.from(error, "run: \(scenario.base.name): ")
             }
             bar.finish()
             try write(scenario, records, o, io: io, multiple: loaded.count > 1)
@@ -232,15 +253,61 @@ public enum RunCommand {
     }
 
     /// Every output path is checked before any run starts (docs/cli.md, output safety):
-    /// trace files, and each result folder.
-    static func checkDestinations(_ loaded: [LoadedScenario], _ o: RunOptions) throws {
+    /// trace files (never an input, never both options on one file), and each result folder.
+    static func checkDestinations(_ loaded: [LoadedScenario], _ o: RunOptions, partials: Bool = true) throws {
+        let inputs = o.files.filter { FileManager.default.fileExists(atPath: $0) }
+        if let t = o.trace, let e = o.events, OutputSafety.sameFile(t, e.path) {
+            throw CLIError("run: --trace \(t) and --events \(e.path) are the same file; give each its own file; nothing was written")
+        }
         do {
-            if let t = o.trace { _ = try OutputSafety.checkFile(t, option: "--trace") }
-            if let e = o.events { _ = try OutputSafety.checkFile(e.path, option: "--events") }
+            if let t = o.trace { _ = try OutputSafety.checkFile(t, option: "--trace", inputs: inputs) }
+            if let e = o.events { _ = try OutputSafety.checkFile(e.path, option: "--events", inputs: inputs) }
             guard o.point == nil else { return }
-            for s in loaded { _ = try OutputSafety.checkFolder(outputFolder(s, o, multiple: loaded.count > 1), option: "--out") }
-        } catch let e as OutputDirectory.WriteError { throw CLIError("run: \(e.description)") }
+            for s in loaded {
+                let dir = OutputSafety.canonical(outputFolder(s, o, multiple: loaded.count > 1))
+                for (option, file) in [("--trace", o.trace), ("--events", o.events?.path)] {
+                    guard let file, OutputSafety.canonical(file).hasPrefix(dir + "/") || OutputSafety.canonical(file).hasPrefix(dir + ".partial/") else { continue }
+                    throw CLIError("run: \(option) \(file) is inside the result folder \(outputFolder(s, o, multiple: loaded.count > 1)), which is written whole at the end; give a file outside it; nothing was written")
+                }
+                _ = try OutputSafety.checkFolder(outputFolder(s, o, multiple: loaded.count > 1), option: "--out",
+                                                 writing: origin(s, o), replace: o.replace)
+            }
+        } catch { throw CLIError.from(error, "run: ") }
+        guard partials, o.point == nil else { return }
         for s in loaded { try checkNoPartial(outputFolder(s, o, multiple: loaded.count > 1)) }
+    }
+
+    /// What `run` writes for `s`: a result, or with `--shard` a shard.
+    static func origin(_ s: LoadedScenario, _ o: RunOptions) -> ResultOrigin {
+        ResultOrigin(o.shard == nil ? .result : .shard, source: s.source, engine: o.engine)
+    }
+
+    /// Locks every result folder of the run (held until the command ends) and removes what
+    /// killed writers left next to them.
+    static func lockDestinations(_ loaded: [LoadedScenario], _ o: RunOptions) throws -> [FolderLock] {
+        guard o.point == nil else { return [] }
+        var locks: [FolderLock] = []
+        do {
+            for s in loaded {
+                let dir = outputFolder(s, o, multiple: loaded.count > 1)
+                guard !dir.isEmpty else { continue }
+                locks.append(try lock(dir))
+            }
+        } catch {
+            locks.forEach { $0.release() }
+            throw error
+        }
+        return locks
+    }
+
+    /// Takes the lock of the result folder `dir` and removes leftovers of killed writers.
+    static func lock(_ dir: String) throws -> FolderLock {
+        let url = OutputSafety.resolved(dir)
+        do {
+            let l = try FolderLock.acquire(url, label: dir)
+            OutputDirectory.cleanLeftovers(of: url)
+            return l
+        } catch { throw CLIError.from(error, "run: ") }
     }
 
     static func select(_ plan: RunPlan, _ o: RunOptions) throws -> [ResolvedRun] {
@@ -274,9 +341,14 @@ public enum RunCommand {
         }
         do {
             let result = ResultSet(scenario: s, records: records, engine: o.engine)
-            try OutputDirectory.write(result.files, to: dir)
-            io.out(result.summaryMarkdown + "\nwrote \(dir)/ (\(records.count) runs, fingerprint \(result.fingerprint.hex))\n")
-        } catch let e as OutputDirectory.WriteError { throw CLIError("run: \(e.description)") }
+            let old = try OutputDirectory.write(result.files, to: dir, writing: origin(s, o), replace: o.replace)
+            io.out(result.summaryMarkdown + replaced(old, dir) + "\nwrote \(dir)/ (\(records.count) runs, fingerprint \(result.fingerprint.hex))\n")
+        } catch { throw CLIError.from(error, "run: ") }
+    }
+
+    /// The line naming what a write replaced ("" when nothing).
+    static func replaced(_ old: ResultOrigin?, _ dir: String) -> String {
+        old.map { "\nreplaced the previous result in \(dir)/: \($0.description)" } ?? ""
     }
 
     /// Prints each failed checker and the command that replays its run; the exit code they make

@@ -170,7 +170,7 @@ public enum ShrinkCommand {
     /// `--out FILE` may be new, or a file an earlier shrink wrote; checked before any run.
     static func checkDestination(_ out: String) throws -> String {
         let path: String
-        do { path = try OutputSafety.checkFile(out, option: "shrink --out") } catch let e as OutputDirectory.WriteError {
+        do { path = try OutputSafety.checkFile(out, option: "shrink --out", owned: { _ in true }) } catch let e as OutputDirectory.WriteError {
             throw CLIError("shrink: \(e.description)")
         }
         guard let data = FileManager.default.contents(atPath: path) else { return path }

@@ -8,7 +8,8 @@ public enum ExitCode: Int32, Sendable {
     case checkerFailed = 1
     /// Bad input: arguments, scenario files.
     case badInput = 2
-    /// A failure of the tool itself (a bug, never the input): an executor that broke.
+    /// A failure of the tool itself, never the input: an executor that broke (a bug), or an
+    /// input/output failure (disk full, no permission).
     case internalError = 3
     /// Only required liveness checkers (`convergence`, `delivery`, `outbox`) failed: nothing bad
     /// happened, something good did not happen in time.
@@ -37,6 +38,15 @@ public struct CLIError: Error, CustomStringConvertible, Sendable {
         self.message = message; self.exitCode = exitCode
     }
     public var description: String { message }
+
+    /// The message with `suffix` added, same exit code.
+    func appending(_ suffix: String) -> CLIError { CLIError(message + suffix, exitCode: exitCode) }
+
+    /// `error` with `prefix`: an I/O failure or a broken executor exits 3, anything else 2.
+    static func from(_ error: Error, _ prefix: String) -> CLIError {
+        if let e = error as? CLIError { return e }
+        return CLIError(prefix + "\(error)", exitCode: error is IOFailure || error is RunFailure ? .internalError : .badInput)
+    }
 }
 
 /// Where a command writes: stdout for results, stderr for progress and errors.
@@ -83,8 +93,8 @@ public enum GrouperCLI {
         s += """
 
         Run `grouper-sim <command> --help` for a command's options.
-        EXIT CODES: 0 ok, 1 a safety checker failed, 2 bad input, 3 internal error (a bug),
-        4 only liveness checkers failed.
+        EXIT CODES: 0 ok, 1 a safety checker failed, 2 bad input (or a refused output path),
+        3 internal error (a bug) or I/O failure, 4 only liveness checkers failed.
 
         """
         return s
@@ -108,6 +118,9 @@ public enum GrouperCLI {
             io.err("error: \(e.message)\n")
             return e.exitCode.rawValue
         } catch let e as RunFailure {
+            io.err("error: \(e)\n")
+            return ExitCode.internalError.rawValue
+        } catch let e as IOFailure {
             io.err("error: \(e)\n")
             return ExitCode.internalError.rawValue
         } catch {

@@ -10,13 +10,19 @@ extension RunCommand {
         let dir = o.out!
         let dest = OutputSafety.resolved(dir)
         let partialURL = PartialRun.folder(for: dest)
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: dest.deletingLastPathComponent().path, isDirectory: &isFolder), isFolder.boolValue else {
+            throw CLIError("run: \(dir) is not a grouper-sim run: the folder \(dest.deletingLastPathComponent().path) does not exist; nothing was written")
+        }
+        let lock = try lock(dir)
+        defer { lock.release() }
         let opened: (run: PartialRun, header: PartialRun.Header, records: [RunRecord])?
-        do { opened = try PartialRun.open(at: partialURL) } catch { throw CLIError("run: \(error)") }
+        do { opened = try PartialRun.open(at: partialURL) } catch { throw CLIError.from(error, "run: ") }
         if let opened, opened.header.shard != nil {
             return try resumeShard(opened, o, dir: dir, executor: executor, io: io, terminal: terminal)
         }
         let finished: FinishedResult?
-        do { finished = try FinishedResult.read(dest, label: dir) } catch { throw CLIError("run: \(error)") }
+        do { finished = try FinishedResult.read(dest, label: dir) } catch { throw CLIError.from(error, "run: ") }
         if o.addReplications != nil && opened != nil {
             throw CLIError("run: \(partialURL.path) holds an unfinished run into \(dir); finish it first with `grouper-sim run --resume \(dir)`; nothing was written")
         }
@@ -26,6 +32,7 @@ extension RunCommand {
         var folder: FolderRun
         if let opened {
             folder = try resumed(opened.header, o, dir: dir, executor: executor)
+            folder.models = try models(opened.header.models, of: partialURL.path, o, mode: "--resume")
             folder.partial = opened.run
             folder.reuse = reusable(opened.records + (sameRun(finished, opened.header)?.records ?? []))
         } else if let finished {
@@ -34,6 +41,7 @@ extension RunCommand {
                 return .ok
             }
             folder = try extended(finished, by: more, o, dir: dir, executor: executor)
+            folder.models = try models(finished.models, of: dir, o, mode: "--add-replications")
         } else if opened == nil && isFinishedShard(dest) {
             guard o.addReplications == nil else {
                 throw CLIError("run: \(dir) is a shard; merge the shards (`grouper-sim merge …`), then extend the merged folder with --add-replications; nothing was written")
@@ -43,9 +51,15 @@ extension RunCommand {
         } else {
             throw CLIError("run: \(dir) is not a grouper-sim run: neither an unfinished run (\(partialURL.lastPathComponent)) nor a result with a manifest.json; nothing was written")
         }
-        do { _ = try OutputSafety.checkFolder(dir, option: o.resume != nil ? "--resume" : "--add-replications") } catch {
-            throw CLIError("run: \(error)")
-        }
+        // The run being resumed had its destination checked when it started (same scenario and
+        // engine, or --replace); an extension replaces its own result.
+        folder.extendsItself = true
+        do {
+            _ = try OutputSafety.checkFolder(dir, option: o.resume != nil ? "--resume" : "--add-replications",
+                                             writing: ResultOrigin(.result, source: folder.scenario.source, engine: folder.engine),
+                                             replace: folder.extendsItself)
+        } catch { throw CLIError.from(error, "run: ") }
+        if let opened { try recordModels(folder.models, opened.header, opened.run) }
         let records = try runIntoFolder(folder, o, io: io, terminal: terminal)
         // The replay lines name the options the runs used.
         var used = o
@@ -53,6 +67,28 @@ extension RunCommand {
         used.precision = folder.scenario.base.precision?.relativeCI95
         used.replications = folder.scenario.base.precision == nil ? folder.scenario.base.replications : nil
         return report(failures: records, scenario: folder.scenario, used, io: io)
+    }
+
+    /// The model identities of a continued run: those `recorded` plus this build's. Refused
+    /// (exit 2, naming both) when they differ, unless `--allow-model-mix`.
+    static func models(_ recorded: [String], of what: String, _ o: RunOptions, mode: String) throws -> [String] {
+        let current = ModelIdentity.current
+        if recorded == [current] { return recorded }
+        guard o.allowModelMix else {
+            throw CLIError("run: \(what) holds runs of \(ModelIdentity.describe(recorded)); this grouper-sim is model \(current), "
+                + "another build whose numbers may differ, and \(mode) would mix both in one result. Run it again into a new folder, "
+                + "or add \(ModelIdentity.mixOption) to mix them (the manifest then lists every model); nothing was written")
+        }
+        return Array(Set(recorded + [current])).sorted()
+    }
+
+    /// Records a resumed partial folder's models in its header before any run, so that a
+    /// later resume by either build sees the mix.
+    static func recordModels(_ list: [String], _ h: PartialRun.Header, _ run: PartialRun) throws {
+        guard list != h.models else { return }
+        var header = h
+        header.models = list
+        do { try run.update(header) } catch { throw CLIError.from(error, "run: ") }
     }
 
     /// The scenario of an unfinished run, with the overrides it was started with.

@@ -15,6 +15,11 @@ extension RunCommand {
         var reuse: [RunKey: RunRecord] = [:]
         /// The partial folder to keep records in; nil: create one next to the destination.
         var partial: PartialRun? = nil
+        /// The model identities of the records (reused ones and this build's).
+        var models = [ModelIdentity.current]
+        /// `--resume`/`--add-replications`: the destination was checked when the run started
+        /// (or holds the result being extended), so a previous result there is replaced.
+        var extendsItself = false
     }
 
     /// Runs every run (fixed replications or a precision target), writes the result, removes
@@ -27,9 +32,10 @@ extension RunCommand {
         }
         let partial: PartialRun
         do {
-            partial = try f.partial ?? PartialRun.create(at: PartialRun.folder(for: OutputSafety.resolved(f.destination)),
-                                                        header: PartialRun.Header(f.scenario, engine: f.engine))
-        } catch { throw CLIError("run: \(error)") }
+            var header = PartialRun.Header(f.scenario, engine: f.engine)
+            header.models = f.models
+            partial = try f.partial ?? PartialRun.create(at: PartialRun.folder(for: OutputSafety.resolved(f.destination)), header: header)
+        } catch { throw CLIError.from(error, "run: ") }
         let name = f.scenario.base.name
         let bar = ProgressBar(label: name, style: ProgressBar.style(o.progress, terminal: terminal), io: io)
         let session = keepingSession(f.executor, jobs: o.jobs, reuse: f.reuse, into: partial, bar: bar)
@@ -44,15 +50,17 @@ extension RunCommand {
         } catch {
             bar.finish()
             let kept = " (the runs that finished are kept in \(partial.url.path); `grouper-sim run --resume \(f.destination)` continues)"
-            throw CLIError("run: \(name): \(error)\(kept)", exitCode: error is RunFailure ? .internalError : .badInput)
+            throw CLIError.from(error, "run: \(name): ").appending(kept)
         }
         bar.finish()
-        let result = ResultSet(scenario: f.scenario, records: records, engine: f.engine)
-        do { try OutputDirectory.write(result.files, to: f.destination) } catch let e as OutputDirectory.WriteError {
-            throw CLIError("run: \(e.description)")
-        }
+        let result = ResultSet(scenario: f.scenario, records: records, engine: f.engine, models: f.models)
+        let old: ResultOrigin?
+        do {
+            old = try OutputDirectory.write(result.files, to: f.destination, writing: ResultOrigin(.result, source: f.scenario.source, engine: f.engine),
+                                            replace: o.replace || f.extendsItself)
+        } catch { throw CLIError.from(error, "run: ") }
         partial.remove()
-        io.out(result.summaryMarkdown + "\nwrote \(f.destination)/ (\(records.count) runs, fingerprint \(result.fingerprint.hex))\n")
+        io.out(result.summaryMarkdown + replaced(old, f.destination) + "\nwrote \(f.destination)/ (\(records.count) runs, fingerprint \(result.fingerprint.hex))\n")
         return records
     }
 

@@ -15,6 +15,7 @@ extension RunCommand {
         var executor: any RunExecutor
         var reuse: [RunKey: RunRecord] = [:]
         var partial: PartialRun? = nil
+        var models = [ModelIdentity.current]
     }
 
     static func shardRun(_ scenario: LoadedScenario, _ o: RunOptions, executor: any RunExecutor, multiple: Bool) -> ShardRun {
@@ -38,8 +39,9 @@ extension RunCommand {
         do {
             var header = PartialRun.Header(f.scenario, engine: f.engine)
             header.shard = f.slice
+            header.models = f.models
             partial = try f.partial ?? PartialRun.create(at: PartialRun.folder(for: OutputSafety.resolved(f.destination)), header: header)
-        } catch { throw CLIError("run: \(error)") }
+        } catch { throw CLIError.from(error, "run: ") }
         let bar = ProgressBar(label: f.scenario.base.name, style: ProgressBar.style(o.progress, terminal: terminal), io: io)
         let session = keepingSession(f.executor, jobs: o.jobs, reuse: f.reuse, into: partial, bar: bar)
         let points = f.scenario.points.indices.filter { $0 % n == i - 1 }.count
@@ -50,17 +52,19 @@ extension RunCommand {
         } catch {
             bar.finish()
             let kept = " (the runs that finished are kept in \(partial.url.path); `grouper-sim run --resume \(f.destination)` continues)"
-            throw CLIError("run: \(f.scenario.base.name): \(error)\(kept)", exitCode: error is RunFailure ? .internalError : .badInput)
+            throw CLIError.from(error, "run: \(f.scenario.base.name): ").appending(kept)
         }
         bar.finish()
         let shard = ShardFile(shard: i, of: n, source: f.scenario.source, seed: f.slice.seedOverride,
                               replications: f.slice.replicationsOverride, records: records, engine: f.engine,
-                              precision: f.slice.precisionOverride)
-        do { try OutputDirectory.write([(ShardFile.fileName, shard.render())], to: f.destination) } catch let e as OutputDirectory.WriteError {
-            throw CLIError("run: \(e.description)")
-        }
+                              precision: f.slice.precisionOverride, models: f.models)
+        let old: ResultOrigin?
+        do {
+            old = try OutputDirectory.write([(ShardFile.fileName, shard.render())], to: f.destination,
+                                            writing: ResultOrigin(.shard, source: f.scenario.source, engine: f.engine), replace: o.replace)
+        } catch { throw CLIError.from(error, "run: ") }
         partial.remove()
-        io.out("wrote \(f.destination)/\(ShardFile.fileName) (shard \(i) of \(n): \(records.count) runs)\n")
+        io.out(replaced(old, f.destination).dropFirst() + (old == nil ? "" : "\n") + "wrote \(f.destination)/\(ShardFile.fileName) (shard \(i) of \(n): \(records.count) runs)\n")
         return records
     }
 
@@ -72,15 +76,23 @@ extension RunCommand {
             throw CLIError("run: \(dir) holds an unfinished shard (\(slice.index) of \(slice.count)); finish it with `grouper-sim run --resume \(dir)`, merge the shards, then extend the merged folder; nothing was written")
         }
         let loaded = try scenario(o.files.first, recorded: h.scenarioFile, hash: h.scenarioHash, dir: dir, mode: "--resume")
+        let models = try models(h.models, of: "\(dir).partial", o, mode: "--resume")
         let folder = ShardRun(scenario: h.applied(to: loaded), slice: slice, destination: dir, engine: h.engine,
-                              executor: executor ?? h.engine.executor, reuse: reusable(opened.records), partial: opened.run)
-        do { _ = try OutputSafety.checkFolder(dir, option: "--resume") } catch { throw CLIError("run: \(error)") }
+                              executor: executor ?? h.engine.executor, reuse: reusable(opened.records), partial: opened.run,
+                              models: models)
+        do { _ = try OutputSafety.checkFolder(dir, option: "--resume", writing: ResultOrigin(.shard, source: folder.scenario.source, engine: h.engine),
+                                              replace: true) } catch {
+            throw CLIError.from(error, "run: ")
+        }
+        try recordModels(models, h, opened.run)
         var used = o
         used.engine = h.engine
         used.seed = slice.seedOverride
         used.replications = slice.replicationsOverride
         used.precision = slice.precisionOverride
         used.shard = (slice.index, slice.count)
+        // The destination was checked when the shard started (same scenario and engine, or --replace).
+        used.replace = true
         let records = try runShardIntoFolder(folder, used, io: io, terminal: terminal)
         return report(failures: records, scenario: folder.scenario, used, io: io)
     }

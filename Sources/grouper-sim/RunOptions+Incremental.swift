@@ -25,7 +25,7 @@ extension RunOptions {
                                        ("--precision", o.precision != nil), ("--out", o.out != nil), ("--shard", o.shard != nil),
                                        ("--point", o.point != nil), ("--replication", o.replication != nil),
                                        ("--trace", o.trace != nil), ("--events", o.events != nil),
-                                       ("--engine", o.engineGiven)]
+                                       ("--engine", o.engineGiven), ("--replace", o.replace)]
         if let (name, _) = given.first(where: { $0.1 }) {
             throw CLIError("run: \(mode) takes the scenario's seed, replications, precision and output folder from the run it continues; drop \(name)")
         }

@@ -25,9 +25,7 @@ public struct SyntheticExecutor: RunExecutor {
             metrics.append((m.name, value))
             fp = StableHash.fnv1a64(bytes: withUnsafeBytes(of: value.bitPattern.littleEndian) { Array($0) }, seed: fp)
         }
-        if let path = run.tracePath {
-            try TraceFile.write("synthetic run \(run.index) seed \(run.seed): no events (synthetic engine)\n", to: path)
-        }
+        try TraceFile.write("synthetic run \(run.index) seed \(run.seed): no events (synthetic engine)\n", run: run)
         var series: [[Double]] = []
         if let spec = run.spec.series {
             var rng = RandomStreams(rootSeed: run.seed).stream(named: "synthetic/series")

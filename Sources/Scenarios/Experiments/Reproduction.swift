@@ -35,13 +35,28 @@ public enum Reproduction {
     /// built-ins of docs/adversaries.md and the architecture comparison of
     /// docs/architectures.md) and results/equations.{md,csv,json}.
     /// `progress` gets one line per step; the returned line says what was written.
-    public static func execute(out: String, jobs: Int, progress: (String) -> Void) throws -> String {
+    /// A scenario folder that holds a result of another scenario or engine is replaced only
+    /// with `replace`; every replaced folder is named in `progress`.
+    public static func execute(out: String, jobs: Int, replace: Bool = false, progress: (String) -> Void) throws -> String {
         let scenarios = ThesisScenarios.all + (BuiltinScenarios.hostile + BuiltinScenarios.architectures).map { ($0.name, $0.text) }
-        try OutputSafety.checkReproduceFolder(out, folders: scenarios.map(\.name), files: flatFileNames)
+        guard !out.isEmpty else { throw OutputSafety.refusal("reproduce --out needs a folder name, got an empty string") }
+        let origin = { (s: (name: String, text: String)) in
+            ResultOrigin(.result, source: ScenarioSource(label: "builtin:\(s.name)", text: s.text), engine: .grouper)
+        }
+        try OutputSafety.checkReproduceFolder(out, folders: scenarios.map { ($0.name, origin($0)) }, files: flatFileNames,
+                                              replace: replace)
+        // The whole folder is locked (the equations files); each scenario folder is locked as it is written.
+        let lock = try FolderLock.acquire(OutputSafety.resolved(out), label: out)
+        defer { lock.release() }
+        try OutputSafety.checkReproduceFolder(out, folders: scenarios.map { ($0.name, origin($0)) }, files: flatFileNames,
+                                              replace: replace)
         for (i, s) in scenarios.enumerated() {
             progress("reproduce: [\(i + 1)/\(scenarios.count + 1)] \(s.name)\n")
             let result = try run(name: s.name, text: s.text, jobs: jobs)
-            try OutputDirectory.write(result.files, to: "\(out)/\(s.name)", option: "reproduce --out")
+            if let old = try OutputDirectory.write(result.files, to: "\(out)/\(s.name)", option: "reproduce --out",
+                                                   writing: origin(s), replace: replace) {
+                progress("reproduce: replaced \(out)/\(s.name)/ (\(old.description))\n")
+            }
         }
         progress("reproduce: [\(scenarios.count + 1)/\(scenarios.count + 1)] equations 6.1–6.8 and ablation\n")
         var md = "# Equations 6.1–6.8: closed forms and simulated counts\n\n", csv = "", json = ""
@@ -78,13 +93,28 @@ public enum Reproduction {
         return ("wrote \(out)/ (\(scenarios.count) scenarios, equations.{md,csv,json}, equations-ablation.{md,csv})\n")
     }
 
-    /// The files `execute` writes next to the scenario folders.
-    static let flatFileNames = ["equations.md", "equations.csv", "equations.json"]
+    /// The files `execute` writes next to the scenario folders (and lists, with their
+    /// hashes, in `OutputSafety.flatManifestName`).
+    static let flatFileNames = ["equations.md", "equations.csv", "equations.json", "equations-ablation.md", "equations-ablation.csv"]
 
+    /// Writes the flat files, then their manifest; each file is checked again just before
+    /// (absent, or listed in the manifest with its bytes now).
     static func writeFlat(_ files: [(String, String)], to dir: String) throws {
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        for (name, text) in files {
-            try Data(text.utf8).write(to: URL(fileURLWithPath: dir).appendingPathComponent(name), options: .atomic)
+        try OutputSafety.checkReproduceFolder(dir, folders: [], files: files.map(\.0), replace: false)
+        do {
+            try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+            for (name, text) in files {
+                try Data(text.utf8).write(to: URL(fileURLWithPath: dir).appendingPathComponent(name), options: .atomic)
+            }
+            let manifest = JSONValue.object([
+                ("tool", .string(Tool.name)), ("version", .string(Tool.version)),
+                ("note", .string("the files `grouper-sim reproduce` wrote next to its scenario folders; a rerun replaces only these, with these bytes")),
+                ("files", .object(files.map { ($0.0, .string(StableHash.hex(StableHash.fnv1a64($0.1)))) })),
+            ])
+            try Data(JSONWriter.pretty(manifest).utf8).write(to: URL(fileURLWithPath: dir).appendingPathComponent(OutputSafety.flatManifestName),
+                                                            options: .atomic)
+        } catch {
+            throw IOFailure("cannot write \(dir): \(error.localizedDescription)")
         }
     }
 }

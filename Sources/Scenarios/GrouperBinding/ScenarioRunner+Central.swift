@@ -24,7 +24,7 @@ struct CentralExecutor {
         do { system = try CentralSystem(config: Self.config(spec, seed: run.seed)) } catch {
             throw RunFailure(runIndex: run.index, message: "the central-server model rejected the configuration: \(error)")
         }
-        let events = try run.events.map { try EventTraceFile(request: $0) }
+        let events = try run.events.map { try EventTraceFile(request: $0, run: run) }
         system.traceEvents(to: events?.sink)
         let latency = LatencyRecorder(reporting: spec.metrics)
         let propagation = PropagationRecorder(devices: spec.group.devices, reporting: spec.metrics)
@@ -39,7 +39,7 @@ struct CentralExecutor {
         propagation.since = warmup
         sampler.run(until: end, end: end, progress: run.onProgress)
         let report = system.check()
-        if let path = run.tracePath { try TraceFile.write("", to: path) }   // no protocol log for the central model
+        try TraceFile.write("", run: run)   // no protocol log for the central model
         try events?.finish()
         let metrics = CentralMetrics(system: system, spec: spec, atWarmup: atWarmup, report: report, latency: latency,
                                      propagation: propagation)

@@ -23,7 +23,7 @@ public struct GrouperExecutor: RunExecutor {
         let grouper = try GrouperRun(config: config, runIndex: run.index, logging: run.tracePath != nil)
         let system = grouper.system
         system.timingsSince = SimTime.zero + spec.warmup
-        let events = try run.events.map { try EventTraceFile(request: $0) }
+        let events = try run.events.map { try EventTraceFile(request: $0, run: run) }
         system.traceEvents(to: events?.sink)
         let latency = LatencyRecorder(reporting: spec.metrics)
         let propagation = PropagationRecorder(devices: spec.group.devices, reporting: spec.metrics)
@@ -44,8 +44,8 @@ public struct GrouperExecutor: RunExecutor {
         if system.exceededEventLimit, let budget = run.eventBudget { throw EventBudgetExceeded(budget: budget, at: system.now) }
         try grouper.checkInternalFailures()
         let report = system.check()
-        if let path = run.tracePath {
-            try TraceFile.write(system.log.map(\.description).joined(separator: "\n") + "\n", to: path)
+        if run.tracePath != nil {
+            try TraceFile.write(system.log.map(\.description).joined(separator: "\n") + "\n", run: run)
         }
         try events?.finish()
         var metrics = GrouperMetrics(system: system, spec: spec, atWarmup: atWarmup, report: report, latency: latency,

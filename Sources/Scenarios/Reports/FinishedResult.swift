@@ -11,6 +11,8 @@ public struct FinishedResult: Sendable {
     /// Replications per point; nil when the result was run with a precision target.
     public var replications: Int?
     public var records: [RunRecord]
+    /// The model identities its manifest records (empty: none recorded).
+    public var models: [String] = []
 
     public struct Failure: Error, CustomStringConvertible { public var description: String }
 
@@ -33,7 +35,13 @@ public struct FinishedResult: Sendable {
         guard let text = FileManager.default.contents(atPath: path) else {
             throw bad("has no \(ResultSet.recordsFileName) (the exact records of its runs), so it cannot be extended; run it again")
         }
+        guard case .string(let listed)? = root["files"]?[ResultSet.recordsFileName],
+              StableHash.hex(StableHash.fnv1a64(bytes: text)) == listed else {
+            throw Failure(description: "\(label)/\(ResultSet.recordsFileName) does not match the FNV-1a 64 that \(label)/manifest.json holds for it "
+                + "(it was changed after grouper-sim wrote it), so its runs cannot be reused; run the result again; nothing was written")
+        }
         let records = try RecordJSON.parseLines(String(decoding: text, as: UTF8.self), where: label + "/" + ResultSet.recordsFileName)
-        return FinishedResult(engine: engine, scenarioFile: file, scenarioHash: h, seed: seed, replications: reps, records: records)
+        return FinishedResult(engine: engine, scenarioFile: file, scenarioHash: h, seed: seed, replications: reps, records: records,
+                              models: ModelIdentity.read(root))
     }
 }

@@ -12,7 +12,7 @@ extension PartialRun.Header {
             ("seed", ResultSet.integer(seed)),
             ("replications", replications.map(ScenarioSpec.int) ?? .null),
             ("precision_relative_ci95", precision.map { .number($0, text: "\($0)") } ?? .null),
-        ] + (shard.map { [("shard", $0.json)] } ?? []))
+        ] + ModelIdentity.json(models) + (shard.map { [("shard", $0.json)] } ?? []))
     }
 
     /// Reads a header; nil when `root` is not one.
@@ -33,6 +33,7 @@ extension PartialRun.Header {
             guard let slice = PartialRun.Shard(json: v) else { return nil }
             shard = slice
         }
+        models = ModelIdentity.read(root)
     }
 }
 
@@ -88,7 +89,14 @@ extension PartialRun {
             guard let d = FileManager.default.contents(atPath: path), let v = try? JSONParser.parse(String(decoding: d, as: UTF8.self)) else {
                 throw bad("not a readable run record")
             }
-            let r = try RecordJSON.decode(v, bad: bad)
+            guard case .string(let sum)? = v["fnv1a64"], let kept = v["record"] else {
+                throw bad("not a run record with a checksum (written by another build?); remove it to run that run again; nothing was written")
+            }
+            let r = try RecordJSON.decode(kept, bad: bad)
+            guard checksum(r) == sum else {
+                throw bad("the record does not match its checksum (FNV-1a 64 \(sum)): it was changed after grouper-sim wrote it. "
+                    + "Remove the file to run that run again; nothing was written")
+            }
             guard recordName(RunKey(point: r.point, replication: r.replication)) == name else { throw bad("its name does not match its run") }
             records.append(r)
         }

@@ -4,7 +4,8 @@ import SimKernel
 /// The folder where a `run` keeps each finished run's record while it is under way:
 /// `<DIR>.partial/` next to the output folder DIR, holding `incomplete.json` (what is being
 /// run) and one `run-p<P>-r<R>.json` per finished run, each written to a hidden temporary
-/// name and renamed, so a record on disk is always whole. DIR itself is written only when
+/// name and renamed, so a record on disk is always whole, and holding the FNV-1a 64 of the
+/// record's exact JSON, so a record changed on disk is refused rather than reused. DIR itself is written only when
 /// every run has finished, so a partial result never looks complete; `run --resume DIR`
 /// continues from the kept records and the folder is removed once DIR is written.
 public struct PartialRun: Sendable {
@@ -25,6 +26,8 @@ public struct PartialRun: Sendable {
         public var precision: Double?
         /// A `--shard i/N` run: which slice, and the overrides its `shard.json` records.
         public var shard: Shard? = nil
+        /// The model identities of the builds that ran the kept records (and will run the rest).
+        public var models: [String] = []
 
         /// The header of `scenario` (overrides applied) run by `engine`.
         public init(_ scenario: LoadedScenario, engine: Engine) {
@@ -35,6 +38,7 @@ public struct PartialRun: Sendable {
             seed = scenario.base.seed
             replications = scenario.base.precision == nil ? scenario.base.replications : nil
             precision = scenario.base.precision?.relativeCI95
+            models = [ModelIdentity.current]
         }
 
         init(engine: Engine, scenarioFile: String, scenarioBytes: Int, scenarioHash: UInt64, seed: UInt64,
@@ -76,17 +80,23 @@ public struct PartialRun: Sendable {
     public static func create(at url: URL, header: Header) throws -> PartialRun {
         try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         guard mkdir(url.path, 0o755) == 0 else {
-            throw Failure(description: "cannot create \(url.path): \(String(cString: strerror(errno)))")
+            throw IOFailure("cannot create \(url.path): \(String(cString: strerror(errno)))")
         }
         let run = PartialRun(url: url)
         try run.writeAtomically(headerName, JSONWriter.pretty(header.json))
         return run
     }
 
-    /// Writes `record` as `run-p<P>-r<R>.json` (whole or not at all). Safe from several threads.
+    /// Writes `record` as `run-p<P>-r<R>.json` (whole or not at all): `{"fnv1a64": checksum,
+    /// "record": …}`. Safe from several threads.
     public func keep(_ record: RunRecord) throws {
         try writeAtomically(Self.recordName(RunKey(point: record.point, replication: record.replication)),
-                            JSONWriter.compact(RecordJSON.encode(record)) + "\n")
+                            JSONWriter.compact(.object([("fnv1a64", .string(Self.checksum(record))), ("record", RecordJSON.encode(record))])) + "\n")
+    }
+
+    /// The FNV-1a 64 of a record's exact JSON (`RecordJSON`, compact), in hex.
+    static func checksum(_ record: RunRecord) -> String {
+        StableHash.hex(StableHash.fnv1a64(JSONWriter.compact(RecordJSON.encode(record))))
     }
 
     static func recordName(_ k: RunKey) -> String { "run-p\(k.point)-r\(k.replication).json" }
@@ -94,11 +104,16 @@ public struct PartialRun: Sendable {
     func writeAtomically(_ name: String, _ text: String) throws {
         let tmp = url.appendingPathComponent(".tmp-" + name), dest = url.appendingPathComponent(name)
         do { try Data(text.utf8).write(to: tmp) } catch {
-            throw Failure(description: "cannot write \(tmp.path): \(error.localizedDescription)")
+            throw IOFailure("cannot write \(tmp.path): \(error.localizedDescription)")
         }
         guard rename(tmp.path, dest.path) == 0 else {
-            throw Failure(description: "cannot write \(dest.path): \(String(cString: strerror(errno)))")
+            throw IOFailure("cannot write \(dest.path): \(String(cString: strerror(errno)))")
         }
+    }
+
+    /// Replaces the header (a resume that mixes model identities records them all first).
+    public func update(_ header: Header) throws {
+        try writeAtomically(Self.headerName, JSONWriter.pretty(header.json))
     }
 
     /// Removes what this tool wrote (header, records, temporary files), then the folder if empty.

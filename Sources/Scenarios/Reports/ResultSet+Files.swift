@@ -16,8 +16,8 @@ extension ResultSet {
         return out
     }
 
-    /// `manifest.json`: tool and version, scenario file name, size and FNV-1a 64
-    /// hash, seed and replications, the sweep points, every run's seed and
+    /// `manifest.json`: tool and version, the model identity, scenario file name, size and
+    /// FNV-1a 64 hash, seed and replications, the sweep points, every run's seed and
     /// fingerprint, each output file's hash, and a fingerprint of all runs.
     func manifest(files: [(name: String, contents: String)]) -> String {
         let src = scenario.source
@@ -31,8 +31,10 @@ extension ResultSet {
                      ("fingerprint", .string(r.fingerprint.hex)),
                      ("checkers", .string(r.failedCheckers.isEmpty ? "ok" : "failed:" + r.failedCheckers.map(\.name).joined(separator: ";")))])
         }
-        let doc = JSONValue.object([
+        let doc = JSONValue.object(([
             ("tool", .string("grouper-sim")), ("version", .string(Tool.version)), ("engine", .string(engine.rawValue)),
+        ] + ModelIdentity.json(models) + [
+
             ("scenario", .object([("name", .string(spec.name)), ("file", .string(src.fileName)),
                                   ("bytes", .number(Double(src.bytes.count))),
                                   ("fnv1a64", .string(StableHash.hex(StableHash.fnv1a64(bytes: src.bytes))))])),
@@ -42,7 +44,7 @@ extension ResultSet {
             ("points", .array(points)), ("runs", .array(runs)),
             ("files", .object(files.map { ($0.name, .string(StableHash.hex(StableHash.fnv1a64($0.contents)))) })),
             ("fingerprint", .string(fingerprint.hex)),
-        ])
+        ] as [(String, JSONValue)]))
         return JSONWriter.pretty(doc)
     }
 

@@ -11,14 +11,18 @@ public struct ResultSet: Sendable {
     /// What ran the runs: the protocol model, or the synthetic stand-in whose numbers mean
     /// nothing (labelled in the manifest, summary and plots).
     public var engine: Engine
+    /// The model identities (`ModelIdentity`) of the builds that ran the records, sorted;
+    /// one unless `--allow-model-mix` combined runs of several builds.
+    public var models: [String]
 
     /// Where each point's records start in `records` (plus the end), from the records' points.
     let pointStarts: [Int]
 
     /// `records` in run order, point-major: `replications` per point, or with a precision
     /// target as many as each point's rule ran.
-    public init(scenario: LoadedScenario, records: [RunRecord], engine: Engine = .grouper) {
-        self.scenario = scenario; self.records = records; self.engine = engine
+    public init(scenario: LoadedScenario, records: [RunRecord], engine: Engine = .grouper,
+                models: [String] = [ModelIdentity.current]) {
+        self.scenario = scenario; self.records = records; self.engine = engine; self.models = models
         var starts = [0], i = 0
         for p in scenario.points.indices {
             while i < records.count && records[i].point == p { i += 1 }

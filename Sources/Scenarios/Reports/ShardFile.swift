@@ -16,9 +16,12 @@ public struct ShardFile: Sendable {
     public var engine: Engine
     /// `--precision X`, if given.
     public var precision: Double?
+    /// The model identities of the builds that ran the slice (`merge` refuses to mix them).
+    public var models: [String]
 
     public init(shard: Int, of: Int, source: ScenarioSource, seed: UInt64?, replications: Int?, records: [RunRecord],
-                engine: Engine = .grouper, precision: Double? = nil) {
+                engine: Engine = .grouper, precision: Double? = nil, models: [String]? = nil) {
+        self.models = models ?? [ModelIdentity.current]
         self.shard = shard; self.of = of; self.source = source; self.seed = seed
         self.replications = replications; self.records = records; self.engine = engine; self.precision = precision
     }
@@ -33,7 +36,7 @@ public struct ShardFile: Sendable {
             ("scenario_base64", .string(Data(source.bytes).base64EncodedString())),
             ("seed_override", opt(seed)), ("replications_override", replications.map { .number(Double($0)) } ?? .null),
             ("runs", .array(runs)),
-        ] + (precision.map { [("precision_override", JSONValue.number($0, text: "\($0)"))] } ?? [])))
+        ] + ModelIdentity.json(models) + (precision.map { [("precision_override", JSONValue.number($0, text: "\($0)"))] } ?? [])))
     }
 
     public struct ParseError: Error, CustomStringConvertible { public var description: String }
@@ -56,7 +59,8 @@ public struct ShardFile: Sendable {
         var precision: Double? = nil
         if case .number(_, let t)? = root["precision_override"] { precision = Double(t) }
         return ShardFile(shard: shard, of: of, source: ScenarioSource(label: label, bytes: Array(data)),
-                         seed: seed, replications: reps, records: records, engine: engine, precision: precision)
+                         seed: seed, replications: reps, records: records, engine: engine, precision: precision,
+                         models: ModelIdentity.read(root))
     }
 
     private static func int(_ v: JSONValue?) -> Int? { RecordJSON.int(v) }

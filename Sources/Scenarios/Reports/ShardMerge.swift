@@ -3,8 +3,17 @@
 public enum ShardMerge {
     public struct MergeError: Error, CustomStringConvertible { public var description: String }
 
-    public static func merge(_ shards: [(where_: String, file: ShardFile)]) throws -> ResultSet {
+    /// Shards of different model identities (builds) are refused unless `allowModelMix`; the
+    /// result then records them all.
+    public static func merge(_ shards: [(where_: String, file: ShardFile)], allowModelMix: Bool = false) throws -> ResultSet {
         guard let first = shards.first?.file else { throw MergeError(description: "merge: no shard folders given") }
+        if !allowModelMix, let other = shards.first(where: { $0.file.models != first.models || $0.file.models.count != 1 }) {
+            let which = other.where_ == shards[0].where_ ? "\(other.where_) was run by \(ModelIdentity.describe(other.file.models))"
+                : "\(other.where_) was run by \(ModelIdentity.describe(other.file.models)), \(shards[0].where_) by \(ModelIdentity.describe(first.models))"
+            throw MergeError(description: "merge: \(which): builds of grouper-sim whose numbers may differ. Rerun the shards "
+                + "with one build, or add \(ModelIdentity.mixOption) to merge them anyway (the manifest then lists every model)")
+        }
+        let models = Array(Set(shards.flatMap(\.file.models))).sorted()
         let n = first.of
         for (w, s) in shards {
             guard s.source.bytes == first.source.bytes else {
@@ -31,13 +40,13 @@ public enum ShardMerge {
         }
         if scenario.base.precision != nil {
             let records = try PrecisionShard.merged(shards.flatMap(\.file.records), scenario)
-            return ResultSet(scenario: scenario, records: records, engine: first.engine)
+            return ResultSet(scenario: scenario, records: records, engine: first.engine, models: models)
         }
         let plan = RunPlan(scenario)
         let records = shards.flatMap(\.file.records).sorted { $0.index < $1.index }
         guard records.map(\.index) == plan.runs.map(\.index),
               zip(records, plan.runs).allSatisfy({ $0.seed == $1.seed && $0.point == $1.point && $0.replication == $1.replication })
         else { throw MergeError(description: "merge: the shards' runs do not match the scenario's run plan (\(plan.runs.count) runs)") }
-        return ResultSet(scenario: scenario, records: records, engine: first.engine)
+        return ResultSet(scenario: scenario, records: records, engine: first.engine, models: models)
     }
 }

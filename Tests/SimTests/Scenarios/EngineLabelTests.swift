@@ -17,7 +17,12 @@ import Testing
         let mixed = runCLI(["merge", dir.path + "/s1", dir.path + "/s2", "--out", real])
         #expect(mixed.code == 2 && mixed.err.contains("different engines"), "\(mixed.err)")
         #expect(!FileManager.default.fileExists(atPath: real))
-        #expect(runCLI(["run", "smoke", "--shard", "1/2", "--out", dir.path + "/s1"]).code == 0)
+        // s1 holds the synthetic engine's shard: replaced by the protocol model's only when asked.
+        let other = runCLI(["run", "smoke", "--shard", "1/2", "--out", dir.path + "/s1"])
+        #expect(other.code == 2 && other.err.contains("engine synthetic") && other.err.contains("--replace"), "\(other.err)")
+        let replaced = runCLI(["run", "smoke", "--shard", "1/2", "--out", dir.path + "/s1", "--replace"])
+        #expect(replaced.code == 0 && replaced.out.contains("replaced the previous result in \(dir.path)/s1/: shard 1 of 2 (2 runs) of builtin:smoke, engine synthetic"),
+                "\(replaced.out)")
         let merged = runCLI(["merge", dir.path + "/s1", dir.path + "/s2", "--out", real])
         #expect(merged.code == 0, "\(merged.err)")
         #expect(try String(contentsOfFile: real + "/manifest.json", encoding: .utf8).contains("\"engine\": \"grouper\""))

@@ -8,10 +8,14 @@ import SimKernel
 @Suite struct EventTraceTests {
     private func run(_ args: [String]) -> (code: Int32, out: String, err: String) { runCLI(args) }
 
+    /// The events of a trace file, after its header line (which names the format and the run).
     private func lines(_ path: String) throws -> [[String: Any]] {
-        try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map {
+        let all = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map {
             try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
         }
+        let header = try #require(all.first)
+        #expect(header["format"] as? String == TraceHeader.eventsFormat && header["scenario"] as? String == "smoke" && header["kind"] == nil)
+        return Array(all.dropFirst())
     }
 
     @Test func eventsAreJSONLinesAndLeaveTheRunUnchanged() throws {

@@ -148,11 +148,13 @@ import Testing
             }
         }
         #expect(try snapshot(dir) == before)
-        // A file may be replaced; a link to a file is followed and stays a link.
-        try FileManager.default.createSymbolicLink(atPath: dir.path + "/ev-link", withDestinationPath: dir.path + "/notes.txt")
-        #expect(runCLI(one + ["--events", dir.path + "/ev-link", "--event-kinds", "command"]).code == 0)
-        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: dir.path + "/ev-link") == dir.path + "/notes.txt")
-        #expect(try String(contentsOfFile: dir.path + "/notes.txt", encoding: .utf8).hasPrefix("{\"t\":"))
+        // A trace grouper-sim wrote may be replaced; a link to one is followed and stays a link.
+        #expect(runCLI(one + ["--events", dir.path + "/ev.jsonl", "--event-kinds", "command"]).code == 0)
+        try FileManager.default.createSymbolicLink(atPath: dir.path + "/ev-link", withDestinationPath: dir.path + "/ev.jsonl")
+        #expect(runCLI(one + ["--events", dir.path + "/ev-link", "--event-kinds", "timer"]).code == 0)
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: dir.path + "/ev-link") == dir.path + "/ev.jsonl")
+        let events = try String(contentsOfFile: dir.path + "/ev.jsonl", encoding: .utf8).split(separator: "\n")
+        #expect(events.count > 1 && events.dropFirst().allSatisfy { $0.contains("\"kind\":\"timer\"") })
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix(".") }.isEmpty)
     }
 

@@ -1,0 +1,6 @@
+extension ResultOrigin {
+    /// A result (`kind` .result) or shard of `source`, run by `engine`.
+    public init(_ kind: Kind, source: ScenarioSource, engine: Engine, runs: Int = 0) {
+        self.init(kind, source: source, engine: engine.rawValue, runs: runs)
+    }
+}
