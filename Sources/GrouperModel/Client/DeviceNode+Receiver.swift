@@ -65,9 +65,18 @@ struct ReceiveRound: Sendable {
 }
 
 extension DeviceNode {
-    func requestReceive(_ ctx: some DeviceContext) {
+    /// Starts a receive round. `continuing`: the round goes on with a list cut at
+    /// `chunkBatchLimit` and passes over what servers did not serve; any other round first
+    /// forgets the passed-over ids, so they are asked for again.
+    func requestReceive(_ ctx: some DeviceContext, continuing: Bool = false) {
         guard online, isMember else { return }
-        guard round == nil else { roundAgain = true; return }
+        guard round == nil else { roundAgain = true; freshRoundPending = true; return }
+        if !continuing && !passedOver.isEmpty {
+            for j in passedOver.indices where !passedOver[j].isEmpty {
+                for id in passedOver[j] { seenShareIDs[j].remove(id) }
+                passedOver[j] = []
+            }
+        }
         let id = nextRoundID
         nextRoundID += 1
         round = ReceiveRound(id: id, start: ctx.now, waiting: config.servers)
@@ -91,8 +100,9 @@ extension DeviceNode {
     }
 
     /// Every id asked of server `j` counts as seen once it answered, served or not: a listed
-    /// share the server leaves out of its reply (withheld, or deleted since the list) is not
-    /// asked of that server again, so a round always moves past it (issue #26). A list cut at
+    /// share the server leaves out of its reply (withheld, or deleted since the list) is passed
+    /// over by the rounds that continue this one, so a round always moves past it; the next
+    /// round something else starts asks for it again (`passedOver`). A list cut at
     /// `chunkBatchLimit` runs one more round only after an answer, never after a failed get:
     /// no round repeats without progress.
     func getDone(round r: Int, server j: Int, _ outcome: RequestOutcome, _ ctx: some DeviceContext) {
@@ -100,6 +110,10 @@ extension DeviceNode {
         if case .reply(.shares(let ss)) = outcome {
             if j < asked.count && !asked[j].ids.isEmpty {
                 for id in asked[j].ids { seenShareIDs[j].insert(id) }
+                if ss.count < asked[j].ids.count {
+                    if passedOver.count < config.servers { passedOver = Array(repeating: [], count: config.servers) }
+                    for id in asked[j].ids where !ss.contains(where: { $0.shareID == id }) { passedOver[j].append(id) }
+                }
                 if asked[j].more { roundAgain = true }
                 asked[j] = ([], false)
             } else {
@@ -263,7 +277,9 @@ extension DeviceNode {
         }
         if roundAgain {
             roundAgain = false
-            requestReceive(ctx)
+            let fresh = freshRoundPending
+            freshRoundPending = false
+            requestReceive(ctx, continuing: !fresh)
         }
     }
 }

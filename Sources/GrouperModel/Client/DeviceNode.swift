@@ -88,6 +88,13 @@ final class DeviceNode: SimComponent {
     var roundAgain = false
     /// Per server, the share ids the current round asked for and whether its list had more.
     var asked: [(ids: [Int], more: Bool)] = []
+    /// Per server, ids it listed and was asked for but did not serve (withheld, or deleted since
+    /// the list): passed over by the rounds that continue a cut list, asked again by the next
+    /// round something else starts (a timer, a push, a reconnect), so a withholding window
+    /// that ends does not hide those shares for good.
+    var passedOver: [[Int]] = []
+    /// A receive was asked for while a round ran: the next round is a fresh one.
+    var freshRoundPending = false
     var nextRoundID = 1
     var seenShareIDs: [SeenShareIDs]
     /// Collected shares per message id number (`MessageRegistry`): one slot per server.

@@ -11,11 +11,11 @@ import Testing
 @Suite struct JoinInstantTests {
     static func run(_ arch: String, member: String, invitee: String) throws -> (code: Int32, uploaded: Double, converged: Double) {
         let text = """
-        {"format": 1, "name": "join-\\(arch)", "duration": "6h", "settle": "3h", "architecture": "\\(arch)",
+        {"format": 1, "name": "join-\(arch)", "duration": "6h", "settle": "3h", "architecture": "\(arch)",
          "group": {"devices": 3, "k": 1, "n": 1, "s": 1, "ttl": "1h", "members": [1, 2],
                    "invite": [{"device": 3, "at": "1h", "by": 1}]},
-         "workload": {"writes": [{"device": 2, "at": "\\(member)", "object": 1, "size": 100},
-                                 {"device": 3, "at": "\\(invitee)", "object": 0, "size": 100}]},
+         "workload": {"writes": [{"device": 2, "at": "\(member)", "object": 1, "size": 100},
+                                 {"device": 3, "at": "\(invitee)", "object": 0, "size": 100}]},
          "metrics": ["converged", "updates_uploaded"]}
         """
         let spec = try ScenarioLoader.load(ScenarioSource(label: "j.json", text: text)).base

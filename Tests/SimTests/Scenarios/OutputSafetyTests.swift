@@ -20,26 +20,8 @@ import Testing
         return dir
     }
 
-    /// Every path under `dir` (links not followed) with its bytes, or "dir"/"link→target".
-    private func snapshot(_ dir: URL) throws -> [String] {
-        let fm = FileManager.default
-        var out: [String] = []
-        func walk(_ rel: String) throws {
-            let url = rel.isEmpty ? dir : dir.appendingPathComponent(rel)
-            for name in try fm.contentsOfDirectory(atPath: url.path).sorted() {
-                let r = rel.isEmpty ? name : rel + "/" + name
-                let u = dir.appendingPathComponent(r)
-                if let target = try? fm.destinationOfSymbolicLink(atPath: u.path) { out.append("\(r) → \(target)"); continue }
-                var isDir: ObjCBool = false
-                _ = fm.fileExists(atPath: u.path, isDirectory: &isDir)
-                if isDir.boolValue { out.append(r + "/"); try walk(r) } else {
-                    out.append(r + " = " + String(decoding: try Data(contentsOf: u), as: UTF8.self))
-                }
-            }
-        }
-        try walk("")
-        return out
-    }
+    /// Every path under `dir` with its bytes (`sandboxSnapshot`, DataSafetyTests.swift).
+    private func snapshot(_ dir: URL) throws -> [String] { try sandboxSnapshot(dir) }
 
     /// Runs the CLI in a separate process with `cwd` as working folder.
     private func cli(_ args: [String], in cwd: URL) throws -> CLIProcess.Result { try CLIProcess.run(args, in: cwd) }
