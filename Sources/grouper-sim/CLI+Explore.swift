@@ -91,7 +91,13 @@ public enum ExploreCommand {
         guard isDir.boolValue else { throw CLIError("explore: --out \(path) exists and is not a folder; nothing was written") }
         let entries = (try? fm.contentsOfDirectory(atPath: url.path)) ?? []
         if entries.isEmpty { return url }
-        let strangers = entries.filter { !ownEntries.contains($0) }.sorted()
+        var strangers = entries.filter { !ownEntries.contains($0) }.sorted()
+        // findings/ holds only the case files explore writes; anything else there is the user's.
+        let findings = url.appendingPathComponent("findings")
+        if entries.contains("findings") {
+            let inside = (try? fm.contentsOfDirectory(atPath: findings.path)) ?? ["(not a folder)"]
+            strangers += inside.filter { $0.wholeMatch(of: /case-\d+(-shrunk)?\.json/) == nil }.sorted().map { "findings/" + $0 }
+        }
         guard strangers.isEmpty, entries.contains("explore.json") else {
             let named = strangers.isEmpty ? "no explore.json" : strangers.prefix(3).map { "'\($0)'" }.joined(separator: ", ")
             throw CLIError("explore: --out \(path) is not empty and is not an earlier explore's folder (\(named)); nothing was written")

@@ -1,4 +1,4 @@
-/// Why a device is offline or a server is down, as a set of active reasons (issue 26): each
+/// Why a device is offline or a server is down, as a set of active reasons: each
 /// churn process, churn window, fault entry and the schedule is its own reason (a number the
 /// caller chooses), and the device is offline (the server down) while any of its reasons holds.
 /// Overlapping windows thus nest: the end of one does not end another that still holds.

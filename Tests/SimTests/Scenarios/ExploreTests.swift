@@ -162,6 +162,13 @@ import GrouperModel
         let refused = runCLI(["explore", "--cases", "1", "--out", foreign.path])
         #expect(refused.code == 2 && refused.err.contains("'notes.txt'") && refused.err.contains("nothing was written"), "\(refused.err)")
         #expect(try String(contentsOfFile: foreign.appendingPathComponent("notes.txt").path, encoding: .utf8) == "notes")
+        // A user's file inside an earlier explore's findings/ is not the tool's to remove.
+        let earlier = dir.appendingPathComponent("ex")
+        let note = earlier.appendingPathComponent("findings/my-note.txt")
+        try Data("mine".utf8).write(to: note)
+        let kept = runCLI(["explore", "--cases", "1", "--no-shrink", "--out", earlier.path])
+        #expect(kept.code == 2 && kept.err.contains("'findings/my-note.txt'"), "\(kept.err)")
+        #expect(try String(contentsOf: note, encoding: .utf8) == "mine")
         let bad = runCLI(["explore", "--profile", "hostil"])
         #expect(bad.code == 2 && bad.err.contains("did you mean 'hostile'"), "\(bad.err)")
         let both = runCLI(["explore", "--cases", "2", "--seconds", "2"])
