@@ -121,7 +121,13 @@ public enum ExploreCommand {
         while next < total {
             if let limit, Date().timeIntervalSince(start) >= limit { break }
             let batch = Array(next..<min(total, next + max(1, o.jobs) * 2))
-            let results = try ParallelRunner.map(batch.map { UInt64($0) }, jobs: o.jobs) { explorer.explore(case: Int($0)) }
+            var results = try ParallelRunner.map(batch.map { UInt64($0) }, jobs: o.jobs) { explorer.explore(case: Int($0)) }
+            for i in results.indices where results[i].index % folderEvery == folderEvery / 2 && results[i].status == .ran {
+                if !results[i].judged.contains(.deterministic) { results[i].judged.append(.deterministic) }
+                if let f = folderDifference(results[i]) {
+                    results[i].findings.append(ExploreFinding(oracle: .deterministic, message: f, checker: nil))
+                }
+            }
             for c in results {
                 tally.add(c)
                 if !c.findings.isEmpty {
@@ -137,12 +143,49 @@ public enum ExploreCommand {
             }
         }
         try write(found, tally: tally, options: o, dir: dir, outPath: outPath, io: io,
-                  seconds: Date().timeIntervalSince(start))
+                  seconds: Date().timeIntervalSince(start), explorer: explorer)
         return found.isEmpty ? .ok : .checkerFailed
     }
 
+    /// One case in this many is also run by `grouper-sim run` with two replications, with
+    /// --jobs 1 and --jobs 2, and the two result folders compared byte for byte.
+    static let folderEvery = 25
+
+    /// The first difference between the result folders of the case run with --jobs 1 and
+    /// --jobs 2 (two replications), nil when they are byte-identical. Runs in a fresh
+    /// temporary folder that it removes.
+    static func folderDifference(_ c: ExploreCase) -> String? {
+        let fm = FileManager.default
+        let sandbox = fm.temporaryDirectory.appendingPathComponent("grouper-sim-explore-\(ProcessInfo.processInfo.processIdentifier)-\(c.index)")
+        defer { try? fm.removeItem(at: sandbox) }
+        do { try fm.createDirectory(at: sandbox, withIntermediateDirectories: false) } catch { return nil }
+        let file = sandbox.appendingPathComponent("case.json")
+        guard (try? Data(c.text.utf8).write(to: file)) != nil else { return nil }
+        let quiet = CLIOutput(out: { _ in }, err: { _ in })
+        var listings: [[String: Data]] = []
+        for jobs in [1, 2] {
+            let out = sandbox.appendingPathComponent("jobs-\(jobs)")
+            let code = GrouperCLI.main(arguments: ["run", file.path, "--replications", "2", "--jobs", "\(jobs)", "--out", out.path], io: quiet)
+            guard code == 0 || code == 1 || code == 4 else { return "grouper-sim run --jobs \(jobs) of the case exited \(code)" }
+            var files: [String: Data] = [:]
+            for name in (fm.enumerator(atPath: out.path)?.allObjects as? [String] ?? []).sorted() {
+                var isDir: ObjCBool = false
+                let path = out.appendingPathComponent(name).path
+                if fm.fileExists(atPath: path, isDirectory: &isDir), !isDir.boolValue { files[name] = fm.contents(atPath: path) }
+            }
+            listings.append(files)
+        }
+        if listings[0].keys.sorted() != listings[1].keys.sorted() {
+            return "run --jobs 1 and --jobs 2 wrote different files: \(listings[0].keys.sorted()) vs \(listings[1].keys.sorted())"
+        }
+        for name in listings[0].keys.sorted() where listings[0][name] != listings[1][name] {
+            return "run --jobs 1 and --jobs 2 wrote different \(name) (two replications)"
+        }
+        return nil
+    }
+
     static func write(_ found: [ExploreCase], tally: ExploreTally, options o: Options, dir: URL, outPath: String,
-                      io: CLIOutput, seconds: Double) throws {
+                      io: CLIOutput, seconds: Double, explorer: Explorer) throws {
         let fm = FileManager.default
         let findings = dir.appendingPathComponent("findings")
         do {
@@ -166,15 +209,20 @@ public enum ExploreCommand {
             for f in c.findings { md.append("- **\(f.oracle.rawValue)**: \(f.message)") }
             md.append("")
             md.append("replay: `grouper-sim run \(rel) --out <folder>`")
-            if o.shrink, let checker = c.findings.compactMap(\.checker).first {
+            if o.shrink {
                 let shrunk = "\(outPath)/findings/case-\(c.index)-shrunk.json"
-                var so = try ShrinkCommand.Options.parse([rel, "--point", "0", "--replication", "0", "--checker", checker.rawValue,
-                                                          "--out", shrunk, "--jobs", "\(o.jobs)"])
-                so.jobs = o.jobs
-                let quiet = CLIOutput(out: { _ in }, err: { _ in })
-                let code = (try? ShrinkCommand.execute(so, io: quiet)) ?? .internalError
-                md.append(code == .ok ? "shrunk: `grouper-sim run \(shrunk) --out <folder>`" : "shrink: did not keep the failure (exit \(code.rawValue))")
-                io.err("explore: case \(c.index) " + (code == .ok ? "shrunk to \(shrunk)\n" : "could not be shrunk\n"))
+                io.err("explore: shrinking case \(c.index)\n")
+                if let r = try? explorer.shrink(c, jobs: o.jobs) {
+                    do { try Data(r.text.utf8).write(to: findings.appendingPathComponent("case-\(c.index)-shrunk.json")) } catch {
+                        throw CLIError("explore: cannot write \(shrunk): \(error.localizedDescription)", exitCode: .internalError)
+                    }
+                    md.append("shrunk (\(r.oracle.rawValue), \(r.runs) runs, \(ScenarioShrinker.size(r.spec))): "
+                              + "`grouper-sim run \(shrunk) --out <folder>`")
+                    io.err("explore: case \(c.index) shrunk to \(shrunk)\n")
+                } else {
+                    md.append("not shrunk: its findings are not of one run (runs, deterministic, sampled differentials), "
+                              + "or they did not come back when the case was shrunk")
+                }
             }
             md.append("")
         }

@@ -31,7 +31,26 @@ public final class CentralSystem {
 
     public var now: SimTime { sim.now }
     public var eventsProcessed: UInt64 { sim.eventsProcessed }
-    public func run(until time: SimTime) { sim.run(until: time) }
+    public func run(until time: SimTime) {
+        if let limit = eventLimit {
+            if !sim.run(until: time, maxEvents: limit) { exceededEventLimit = true }
+            return
+        }
+        sim.run(until: time)
+    }
+    /// A budget of events for the whole run (`grouper-sim explore`); nil: no budget.
+    public var eventLimit: UInt64?
+    /// Whether `run(until:)` stopped at `eventLimit`: the run did not reach its end.
+    public private(set) var exceededEventLimit = false
+
+    /// Each member's live objects at the end, one line per (member, object): "D<n> <object>
+    /// <hash of the content>", members numbered from 1. Deleted objects are left out: the
+    /// same list as `GrouperSystem.finalObjects` for the same final state.
+    public var finalObjects: [String] {
+        world.deviceNodes.enumerated().filter { $0.element.isMember }.flatMap { i, d in
+            d.store.compactMap { id, e in e.content.map { "D\(i + 1) \(id) \(StableHash.fnv1a64($0))" } }.sorted()
+        }
+    }
     public func traceEvents(to sink: TraceSink?) { sim.trace = sink }
 
     // MARK: Control

@@ -45,6 +45,8 @@ extension GrouperSystem {
             for id in expected.keys.sorted() {
                 let w = expected[id]!
                 if Self.holdsFinal(entries[id], w) { continue }
+                if config.plantedBug == .checkerIgnoresChunks, config.chunking != nil,
+                   (w.content.flatMap(Self.objectChunkCount) ?? 1) > 1 { continue }
                 let why = reason(write: w, device: d.index)
                 let what = w.content == nil ? "delete" : "update"
                 out.append(CheckFinding(checker: .convergence, kind: .liveness,

@@ -38,6 +38,9 @@ public struct DeliveryState: Sendable {
     /// them (one bit per id of the run instead of a set entry with its string per device).
     var seenControlNumbers = IDBitset()
 
+    /// `PlantedBug.gapOffByOne`: a message one past the next expected counts as in order.
+    var plantedGapOffByOne = false
+
     public init() {}
 
     /// Highest contiguous normal sequence received per sender seen (0: none yet).
@@ -115,11 +118,12 @@ public struct DeliveryState: Sendable {
             let got = aboveBy[s]
             if checkDuplicates && (m.sequence <= last || (got?.contains(m.sequence) ?? false)) { return DeliveryActions(.duplicate(m)) }
             var actions = DeliveryActions()
-            if variant.detectsGaps, m.sequence > last + 1,
+            let next = plantedGapOffByOne ? last + 2 : last + 1
+            if variant.detectsGaps, m.sequence > next,
                let ask = ask(s, from: last + 1, to: m.sequence - 1, now: now, retry: resendRetry) {
                 actions.append(ask)
             }
-            if m.sequence == last + 1 && got == nil {
+            if m.sequence <= next && got == nil {
                 contiguousBy[s] = m.sequence   // the next in order, nothing above: `record`'s result
             } else {
                 record(s, m.sequence)

@@ -75,7 +75,7 @@ extension DeviceNode {
             return reupload(ResendTask(id: id, requester: requester, items: items,
                                        holders: Array(repeating: 0, count: items.count), waiting: 0), ctx)
         }
-        if !reuploading.isEmpty {
+        if !reuploading.isEmpty && config.plantedBug != .duplicateReupload {
             items.removeAll { reuploading.contains(ReuploadKey(messageID: $0.message.messageID, requester: requester)) }
             if items.isEmpty {
                 ctx.log("resend(\(DeliveryState.formatRange(range))) from \(world.name(ofNode: requester)): "

@@ -42,6 +42,29 @@ extension DeviceNode {
     }
 }
 
+extension DeviceNode {
+    /// Records the unicast re-uploads of a job stored on `servers` servers, and counts a copy
+    /// stored again while an earlier one for the same requester, stored less than a TTL ago
+    /// on at least `reuploadThreshold` servers, should still be there: with honest servers
+    /// that copy is wasted (the one-copy-per-requester rule of `answerResend`; explore's
+    /// `reuploads` oracle reads the count on fault-free runs). Observation only.
+    func noteReuploadsStored(_ items: [OutboxItem], servers: Int, now: SimTime) {
+        for item in items where item.isReupload {
+            guard let r = item.shareReceiver else { continue }
+            let key = ReuploadKey(messageID: item.message.messageID, requester: r)
+            if let prev = world.reuploadsStored[key], now - prev.at < config.ttl, prev.servers >= reuploadThreshold {
+                world.repeatedReuploads += 1
+                if world.repeatedReuploadExamples.count < 3 {
+                    world.repeatedReuploadExamples.append("\(label(item.message)) by D\(index + 1) for \(world.name(ofNode: r)) "
+                        + "stored at \(now), an earlier copy at \(prev.at) on \(prev.servers) servers")
+                }
+            }
+            if world.reuploadsStored.count > 4096 { world.reuploadsStored = world.reuploadsStored.filter { now - $0.value.at < config.ttl } }
+            world.reuploadsStored[key] = (now, servers)
+        }
+    }
+}
+
 /// One of my messages being answered for one requester (`DeviceNode.reuploading`).
 struct ReuploadKey: Hashable, Sendable {
     let messageID: String

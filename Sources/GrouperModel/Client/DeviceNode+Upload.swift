@@ -142,6 +142,7 @@ extension DeviceNode {
         if success {
             multicastReuploadDone(j.items)
             reuploadsSettled(j.items)
+            noteReuploadsStored(j.items, servers: j.okServers.count, now: ctx.now)
             for item in j.items {
                 let m = item.message
                 ctx.count(.messagesUploaded, type: m.type)

@@ -126,6 +126,7 @@ final class DeviceNode: SimComponent {
         masterKeys = Array(repeating: nil, count: world.config.servers)
         seenShareIDs = Array(repeating: SeenShareIDs(), count: world.config.servers)
         batchCap = world.config.batchLimit
+        delivery.plantedGapOffByOne = world.config.plantedBug == .gapOffByOne
     }
 
     /// Everything the device does starts here: `ctx` is where it runs (the simulator's

@@ -66,6 +66,21 @@ public final class GrouperSystem {
         if checksInvariants { runCheckingInvariants(until: time) } else { sim.run(until: time) }
     }
 
+    /// Each member's live objects at the end, one line per (member, object): "D<n> <object>
+    /// <hash of the content>", members numbered from 1, deleted objects left out
+    /// (`CentralSystem.finalObjects` for comparing the two architectures).
+    public var finalObjects: [String] {
+        world.deviceNodes.filter(\.isMember).flatMap { d in
+            d.store.entries.compactMap { id, e in e.content.map { "D\(d.index + 1) \(id) \(StableHash.fnv1a64($0))" } }.sorted()
+        }
+    }
+
+    /// Unicast re-upload copies stored again for a requester while an earlier copy should
+    /// still be on enough servers (`DeviceNode.noteReuploadsStored`), with the first few.
+    public var repeatedReuploads: (count: Int, examples: [String]) {
+        (world.repeatedReuploads, world.repeatedReuploadExamples)
+    }
+
     /// A budget of events for the whole run (`grouper-sim explore`: a run far beyond its
     /// estimate is a finding, not a hang); nil: no budget. Not combined with invariant checks.
     public var eventLimit: UInt64?

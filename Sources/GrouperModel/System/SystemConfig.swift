@@ -146,6 +146,8 @@ public struct SystemConfig: Equatable, Sendable {
     public var chunking: ChunkingConfig? = nil
     /// How devices keep their store at rest (issue #10, seed 003).
     public var deviceStore = DeviceStoreConfig()
+    /// A fault planted for explore's canary tests (`PlantedBug`); nil in every real run.
+    public var plantedBug: PlantedBug? = nil
 
     /// 60 s: the request timeout of `init` and of every built-in network profile.
     public static let defaultRequestTimeout: SimDuration = .seconds(Int64(60))

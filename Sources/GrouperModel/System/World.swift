@@ -88,6 +88,13 @@ final class World {
     var nextRequestID = 1
     /// Failures that are bugs in the model, not outcomes of the protocol (see `internalFailure`).
     var internalFailures: [String] = []
+    /// Unicast re-upload copies stored, by (message, requester): when, and on how many servers.
+    var reuploadsStored: [ReuploadKey: (at: SimTime, servers: Int)] = [:]
+    /// Copies stored for a requester while an earlier copy of the same message for it was
+    /// stored less than a TTL before on enough servers to rebuild (`noteReuploadStored`).
+    var repeatedReuploads = 0
+    /// The first few of those, described.
+    var repeatedReuploadExamples: [String] = []
     /// Digests of every message uploaded, kept only when some server may alter shares
     /// (`verifyDeliveries`): the reference for corrupted deliveries.
     var sentDigests: Set<UInt64> = []

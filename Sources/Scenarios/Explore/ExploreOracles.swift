@@ -19,6 +19,15 @@ public enum ExploreOracle: String, CaseIterable, Sendable {
     /// Metrics agree with each other (converged ⇒ delivered; parts ≤ wholes; ordered
     /// quantiles; exposure only where possible; NaN exactly for the other architecture's metrics).
     case metrics
+    /// One copy per requester: on a fault-free thesis run no unicast re-upload of a message is
+    /// stored for a requester while an earlier copy for it, stored less than a TTL before on
+    /// enough servers to rebuild, is still there (`RunOutcome.repeatedReuploads`).
+    case reuploads
+    /// Two implementations agree: a fault-free case that must converge ends with the same
+    /// objects on every member under Grouper and under the central server; compact and plain
+    /// bookkeeping give the same fingerprint (sampled); `equations --model thesis` is exact
+    /// where the schedule is phase-free (sampled, random parameters).
+    case differential
 }
 
 /// One broken property of one case.
@@ -27,6 +36,9 @@ public struct ExploreFinding: Sendable, Equatable {
     public var message: String
     /// The checker a liveness or safety finding is about (what `shrink --checker` keeps failing).
     public var checker: CheckerName?
+    public init(oracle: ExploreOracle, message: String, checker: CheckerName?) {
+        self.oracle = oracle; self.message = message; self.checker = checker
+    }
 }
 
 /// What the oracles need to know about a case beyond its outcome.
@@ -38,6 +50,14 @@ struct CaseTraits {
     var hostileKinds: Set<String>
     var colludes: Bool
     var encryptedStore: Bool
+    /// No fault of any kind (server faults, hostile behaviours, collusion).
+    var faultFree: Bool
+    /// The thesis variant with its own recovery (no opt-in simplification, no multicast re-uploads).
+    var thesisRecovery: Bool
+    /// Whether the reuploads oracle applies: Grouper, thesis recovery, no faults.
+    var judgesReuploads: Bool { !central && thesisRecovery && faultFree }
+    /// Whether the case is compared with the central architecture: it must converge and has no faults.
+    var comparesWithCentral: Bool { mustConverge && faultFree }
     var mayPhantom: Bool { hostileKinds.contains("tamper") || hostileKinds.contains("stale") }
     /// A case whose every checker must pass: the thesis variant with its default recovery,
     /// honest servers, periodic confirms, a receiver that looks within a TTL, and a settle of at
@@ -61,6 +81,8 @@ struct CaseTraits {
         self.colludes = colludes
         encryptedStore = spec.deviceStore.atRest != .plain
         let p = spec.protocolSpec
+        faultFree = spec.faults.isEmpty
+        thesisRecovery = p.variant == .thesis && p.recovery == RecoveryOptions() && p.resendMulticastAfter == nil
         let ttl = spec.group.ttl
         let slowest = max(ttl, p.confirm.period, p.receive.pollPeriod, p.resendRetry)
         mustConverge = !central && p.variant == .thesis && p.recovery == RecoveryOptions() && kinds.isSubset(of: ["keep"])
@@ -87,7 +109,29 @@ enum ExploreOracles {
             }
         }
         out += metricFindings(outcome, t)
+        if t.judgesReuploads {
+            out += reuploadFindings(outcome).map { ExploreFinding(oracle: .reuploads, message: $0, checker: nil) }
+        }
         return out
+    }
+
+    static func reuploadFindings(_ o: RunOutcome) -> [String] {
+        let n = o.audit[RunOutcome.repeatedReuploads] ?? 0
+        guard n > 0 else { return [] }
+        return ["\(Int(n)) re-upload copies stored for a requester while an earlier copy for it was still on enough "
+                + "servers (one copy per requester): " + o.auditExamples.joined(separator: "; ")]
+    }
+
+    /// The differential finding of a Grouper run against the same case under the central
+    /// server, nil when they agree or either did not converge (then there is nothing to compare).
+    static func centralDifference(_ grouper: RunOutcome, _ central: RunOutcome) -> String? {
+        func converged(_ o: RunOutcome) -> Bool { o.checkers.first { $0.name == CheckerName.convergence.rawValue }?.passed ?? false }
+        guard converged(grouper), converged(central), grouper.finalObjects != central.finalObjects else { return nil }
+        let g = Set(grouper.finalObjects), c = Set(central.finalObjects)
+        let onlyG = grouper.finalObjects.filter { !c.contains($0) }, onlyC = central.finalObjects.filter { !g.contains($0) }
+        return "Grouper and central both converged but end with different objects: Grouper only "
+            + (onlyG.prefix(2).joined(separator: ", ").nonEmpty ?? "none") + "; central only "
+            + (onlyC.prefix(2).joined(separator: ", ").nonEmpty ?? "none")
     }
 
     static func metricFindings(_ o: RunOutcome, _ t: CaseTraits) -> [ExploreFinding] {
@@ -132,4 +176,8 @@ enum ExploreOracles {
         for (name, value) in o.metrics where !value.isNaN { expect(value >= 0 || name == "events", "\(name) = \(value) < 0") }
         return out.map { ExploreFinding(oracle: .metrics, message: $0, checker: nil) }
     }
+}
+
+extension String {
+    fileprivate var nonEmpty: String? { isEmpty ? nil : self }
 }

@@ -27,9 +27,16 @@ public struct Explorer: Sendable {
     /// Cases whose estimate exceeds this many events are redrawn (kept small so a search
     /// sees many cases; a run that exceeds 50× its estimate is a finding of its own).
     public var maxEvents: Double = 400_000
-    /// One case in this many is run twice for the determinism oracle.
+    /// One case in this many is run twice for the determinism oracle, and once more with
+    /// plain bookkeeping for the differential one.
     public var determinismEvery = 8
-    public var executor: any RunExecutor = GrouperExecutor()
+    /// One case in this many that qualifies is run under the central server too, and one in
+    /// this many draws `equations --model thesis` parameters (differential oracle).
+    public var differentialEvery = 4
+    public var equationsEvery = 16
+    /// The model with a fault planted (explore's canary tests); nil in every real search.
+    public var plantedBug: PlantedBug? { didSet { executor = GrouperExecutor(plantedBug: plantedBug, audits: true) } }
+    public private(set) var executor = GrouperExecutor(audits: true)
 
     public init(profile: ExploreProfile, seed: UInt64) {
         generator = ExploreGenerator(profile: profile, seed: seed)
@@ -85,6 +92,8 @@ public struct Explorer: Sendable {
         }
         c.events = outcome.metrics.first { $0.name == MetricName.events.rawValue }?.value ?? 0
         c.findings = ExploreOracles.judge(outcome, traits)
+        if traits.judgesReuploads { c.judged.append(.reuploads) }
+        c.findings += differential(index: index, resolved, outcome, traits, judged: &c.judged)
         if index % determinismEvery == 0 {
             c.judged.append(.deterministic)
             if let again = try? executor.execute(resolved) {
@@ -99,6 +108,86 @@ public struct Explorer: Sendable {
             }
         }
         return c
+    }
+}
+
+extension Explorer {
+    /// The differential oracle's findings for a run (sampled: see `differentialEvery`).
+    func differential(index: Int, _ resolved: ResolvedRun, _ outcome: RunOutcome, _ t: CaseTraits,
+                      judged: inout [ExploreOracle]) -> [ExploreFinding] {
+        var out: [String] = []
+        var looked = false
+        if index % differentialEvery == 0 && t.comparesWithCentral {
+            looked = true
+            var central = resolved
+            central.spec.architecture = .central
+            if let other = try? executor.execute(central), let d = ExploreOracles.centralDifference(outcome, other) { out.append(d) }
+        }
+        if index % determinismEvery == 0 && !t.central {
+            looked = true
+            var plain = GrouperExecutor(compactState: false, plantedBug: plantedBug)
+            plain.audits = false
+            if let other = try? plain.execute(resolved), other.fingerprint != outcome.fingerprint {
+                out.append("compact and plain bookkeeping differ: fingerprint \(outcome.fingerprint) vs \(other.fingerprint)")
+            }
+        }
+        if index % equationsEvery == equationsEvery / 2 {
+            looked = true
+            if let e = EquationsProbe.draw(seed: generator.seed, index: index), let finding = e.finding() { out.append(finding) }
+        }
+        if looked { judged.append(.differential) }
+        return out.map { ExploreFinding(oracle: .differential, message: $0, checker: nil) }
+    }
+}
+
+/// `equations --model thesis` with random phase-free parameters (F·L/T whole, and F whole for
+/// L > T): every simulated count must equal its refined form with a CI of 0, and the refined
+/// forms of 6.5–6.8 (6.5–6.7 for L > T) must be the thesis's closed forms.
+struct EquationsProbe {
+    var parameters: EquationParameters
+
+    static func draw(seed: UInt64, index: Int) -> EquationsProbe? {
+        var rng = RandomStreams(rootSeed: seed).stream(named: "explore/equations/\(index)")
+        var p = EquationParameters()
+        p.model = .thesis
+        p.devices = rng.int(in: 3...8)
+        p.updatesPerDevice = rng.int(in: 2...12)
+        p.confirms = rng.int(in: 0...2)
+        let lt = [0.25, 0.5, 1.0, 2.0][rng.nextInt(below: 4)]
+        var choices: [Double] = []
+        for half in 1...(2 * max(1, p.devices - 1)) {
+            let f = Double(half) / 2, away = f * lt
+            let whole = abs(away - away.rounded()) < 1e-9
+            if whole && (lt <= 1 || f == f.rounded()) && away < Double(p.devices) { choices.append(f) }
+        }
+        guard !choices.isEmpty else { return nil }
+        p.offline = choices[rng.nextInt(below: choices.count)]
+        p.offlineTime = .seconds(Int64(lt * 86_400))
+        p.replications = 2
+        p.seed = rng.next() % 1000 + 1
+        guard ThesisEquations.thesisCountsArePhaseFree(p) else { return nil }
+        return EquationsProbe(parameters: p)
+    }
+
+    var command: String {
+        let p = parameters
+        return "grouper-sim equations --model thesis --D \(p.devices) --U \(p.updatesPerDevice) --C \(p.confirms) "
+            + "--F \(NumberFormat.shortest(p.offline)) --L \(p.offlineTime.nanoseconds / 1_000_000_000)s --seed \(p.seed)"
+    }
+
+    func finding() -> String? {
+        guard let rows = try? ThesisEquations.evaluate(parameters) else { return nil }   // unrealisable: nothing to judge
+        let thesisRows = parameters.lOverT <= 1 ? 4 : 3
+        for (i, row) in rows.enumerated() {
+            guard let refined = row.refined else { continue }
+            if row.simulated.mean != refined || row.simulated.ci95HalfWidth != 0 {
+                return "\(command): \(row.equation) simulated \(row.simulated.mean) ± \(row.simulated.ci95HalfWidth), refined \(refined)"
+            }
+            if i < thesisRows && refined != row.closedForm {
+                return "\(command): \(row.equation) refined \(refined) but the thesis's form gives \(row.closedForm)"
+            }
+        }
+        return nil
     }
 }
 
@@ -131,5 +220,71 @@ public struct ExploreTally: Sendable, Equatable {
             lines.append("| \(o.rawValue) | \(j) | \(j - f) | \(f) |")
         }
         return lines.joined(separator: "\n")
+    }
+}
+
+/// A finding's case shrunk by `grouper-sim shrink`'s delta debugging, keeping the same
+/// finding (its first shrinkable one: safety, liveness, metrics, reuploads, or a difference
+/// from the central server).
+public struct ShrunkCase: Sendable {
+    /// The shrunk scenario file.
+    public var text: String
+    public var spec: ScenarioSpec
+    /// The finding the shrunk file keeps (before masking).
+    public var finding: String
+    public var oracle: ExploreOracle
+    /// Candidate runs the shrink took.
+    public var runs: Int
+}
+
+extension Explorer {
+    /// The oracle as a function of a candidate and its outcome, for the shrinker; nil for
+    /// oracles whose findings are not one run's (runs, deterministic, the sampled differentials).
+    func shrinkOracle(_ f: ExploreFinding) -> (@Sendable (ScenarioSpec, RunOutcome) -> [String])? {
+        let executor = self.executor
+        switch f.oracle {
+        case .metrics: return { spec, o in ExploreOracles.metricFindings(o, CaseTraits(spec)).map(\.message) }
+        case .reuploads: return { spec, o in CaseTraits(spec).judgesReuploads ? ExploreOracles.reuploadFindings(o) : [] }
+        case .differential where f.message.hasPrefix("Grouper and central"):
+            return { spec, o in
+                guard CaseTraits(spec).comparesWithCentral else { return [] }
+                var central = ScenarioShrinker.resolved(spec, replication: 0)
+                central.spec.architecture = .central
+                guard let other = try? executor.execute(central) else { return [] }
+                return ExploreOracles.centralDifference(o, other).map { [$0] } ?? []
+            }
+        default: return nil
+        }
+    }
+
+    /// Shrinks case `c` to a small scenario with the same first shrinkable finding; nil when
+    /// it has none or the finding does not come back when the case is run alone.
+    public func shrink(_ c: ExploreCase, jobs: Int = 1) throws -> ShrunkCase? {
+        guard let loaded = try? ScenarioLoader.load(ScenarioSource(label: "case-\(c.index).json", text: c.text)) else { return nil }
+        var spec = loaded.base
+        spec.metrics = MetricCatalog.all.map(\.name)
+        spec.require = CheckerName.allCases
+        var shrinker = ScenarioShrinker(jobs: jobs)
+        shrinker.executor = executor
+        for f in c.findings {
+            let target: ScenarioShrinker.Target?
+            if let checker = f.checker, f.oracle == .safety || f.oracle == .liveness {
+                shrinker.oracle = nil
+                target = try shrinker.target(of: spec, replication: 0, checker: checker)
+            } else if let oracle = shrinkOracle(f) {
+                shrinker.oracle = oracle
+                target = try shrinker.target(of: spec, replication: 0, oracle: oracle, naming: .convergence)
+            } else { continue }
+            guard let target else { continue }
+            let r = try shrinker.shrink(spec, replication: 0, target: target)
+            var out = r.spec
+            out.name = "explore-case-\(c.index)-shrunk"
+            if f.oracle == .safety || f.oracle == .liveness { out.require = [target.checker] }
+            out.description = "grouper-sim explore: case \(c.index) (\(generator.profile.rawValue), seed \(generator.seed)) shrunk; "
+                + "it still fails the \(f.oracle.rawValue) oracle the same way: \(target.finding)"
+            return ShrunkCase(text: JSONWriter.pretty(out.resolvedJSON), spec: out, finding: target.finding,
+                              oracle: f.oracle, runs: shrinker.runs)
+        }
+        return nil
     }
 }

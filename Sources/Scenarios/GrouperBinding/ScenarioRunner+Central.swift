@@ -5,6 +5,9 @@ import GrouperModel
 /// (`CentralSystem`): the same devices, workload, churn, faults (server 1), profiles and
 /// receive/retry policies as a Grouper run of the same scenario.
 struct CentralExecutor {
+    /// Fill `RunOutcome.finalObjects` (explore's differential oracle).
+    var audits = false
+
     static func config(_ spec: ScenarioSpec, seed: UInt64) -> CentralConfig {
         var c = CentralConfig(devices: spec.group.devices, members: spec.group.members.map { $0.map { $0 - 1 } }, seed: seed)
         let g = GrouperExecutor.config(spec, seed: seed)   // the profiles and policies, resolved the same way
@@ -33,11 +36,13 @@ struct CentralExecutor {
         var sampler = GrouperSeries(spec: spec, advance: { system.run(until: $0) }, clock: { system.now },
                                     sample: { CentralMetrics.series($0, of: system) })
         let warmup = SimTime.zero + spec.warmup, end = SimTime.zero + spec.duration
+        system.eventLimit = run.eventBudget
         if warmup > .zero { sampler.run(until: warmup - SimDuration(nanoseconds: 1), end: end, progress: run.onProgress) }
         let atWarmup = CentralMetrics.Snapshot(system)
         latency.since = warmup
         propagation.since = warmup
         sampler.run(until: end, end: end, progress: run.onProgress)
+        if system.exceededEventLimit, let budget = run.eventBudget { throw EventBudgetExceeded(budget: budget, at: system.now) }
         let report = system.check()
         try TraceFile.write("", run: run)   // no protocol log for the central model
         try events?.finish()
@@ -53,8 +58,8 @@ struct CentralExecutor {
                                       : found.prefix(5).map(\.message).joined(separator: "; ")
                                       + (found.count > 5 ? "; … \(found.count - 5) more" : ""))
         }
-        return RunOutcome(metrics: metrics.all, checkers: checkers,
-                          fingerprint: system.fingerprint,
-                          series: sampler.rows)
+        var outcome = RunOutcome(metrics: metrics.all, checkers: checkers, fingerprint: system.fingerprint, series: sampler.rows)
+        if audits { outcome.finalObjects = system.finalObjects }
+        return outcome
     }
 }

@@ -10,16 +10,24 @@ import GrouperModel
 public struct GrouperExecutor: RunExecutor {
     /// `SystemConfig.compactState` of every run (off only in tests that compare both).
     public var compactState: Bool
-    public init(compactState: Bool = true) { self.compactState = compactState }
+    /// A fault planted for explore's canary tests; nil in every real run.
+    public var plantedBug: PlantedBug?
+    /// Fill `RunOutcome.finalObjects` (explore's differential oracle).
+    public var audits = false
+    public init(compactState: Bool = true, plantedBug: PlantedBug? = nil, audits: Bool = false) {
+        self.compactState = compactState; self.plantedBug = plantedBug; self.audits = audits
+    }
 
     /// The event kinds `--event-kinds` may name.
     public static var eventKinds: [String] { GrouperEvent.traceKinds }
 
     public func execute(_ run: ResolvedRun) throws -> RunOutcome {
         let spec = run.spec
-        if spec.architecture == .central { return try CentralExecutor().execute(run) }
+        if spec.architecture == .central { return try CentralExecutor(audits: audits).execute(run) }
         var config = Self.config(spec, seed: run.seed)
         config.compactState = compactState
+        config.plantedBug = plantedBug
+        if plantedBug == .noRecoveryAsThesis && config.variant == .thesis { config.variant = .noRecovery }
         let grouper = try GrouperRun(config: config, runIndex: run.index, logging: run.tracePath != nil)
         let system = grouper.system
         system.timingsSince = SimTime.zero + spec.warmup
@@ -61,9 +69,12 @@ public struct GrouperExecutor: RunExecutor {
                                       : found.prefix(5).map(\.message).joined(separator: "; ")
                                       + (found.count > 5 ? "; … \(found.count - 5) more" : ""))
         }
-        return RunOutcome(metrics: metrics.all, checkers: checkers,
-                          fingerprint: system.fingerprint,
-                          series: sampler.rows)
+        var outcome = RunOutcome(metrics: metrics.all, checkers: checkers, fingerprint: system.fingerprint, series: sampler.rows)
+        let repeated = system.repeatedReuploads
+        outcome.audit[RunOutcome.repeatedReuploads] = Double(repeated.count)
+        outcome.auditExamples = repeated.examples
+        if audits { outcome.finalObjects = system.finalObjects }
+        return outcome
     }
 
     /// The protocol configuration of a scenario point.

@@ -64,10 +64,23 @@ public struct RunOutcome: Sendable {
     /// With a `series` in the spec: one row per sample time (`SeriesSpec.times`), one value
     /// per series metric in the spec's order. Empty otherwise.
     public var series: [[Double]]
+    /// What the model observed that no checker judges, for `explore`'s oracles: "repeated
+    /// re-uploads" (count) and its examples. Not written to any result file.
+    public var audit: [String: Double] = [:]
+    public var auditExamples: [String] = []
+    /// With `GrouperExecutor.audits`: each member's live objects at the end
+    /// (`GrouperSystem.finalObjects`), for the differential oracle. Empty otherwise.
+    public var finalObjects: [String] = []
     public init(metrics: [(name: String, value: Double)], checkers: [CheckerVerdict], fingerprint: RunFingerprint,
                 series: [[Double]] = []) {
         self.metrics = metrics; self.checkers = checkers; self.fingerprint = fingerprint; self.series = series
     }
+}
+
+extension RunOutcome {
+    /// `audit` key: unicast re-upload copies stored again while an earlier copy for the same
+    /// requester should still be on enough servers.
+    public static let repeatedReuploads = "repeated_reuploads"
 }
 
 /// Runs one simulation. Implementations must be deterministic functions of the

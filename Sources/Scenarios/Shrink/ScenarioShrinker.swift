@@ -20,6 +20,11 @@ public struct ScenarioShrinker {
 
     public var executor: any RunExecutor = GrouperExecutor()
     public var jobs = 1
+    /// A property of the whole outcome to keep failing instead of a checker (explore's
+    /// oracles): its findings for a candidate and the candidate's outcome. A candidate fails
+    /// the target when one of them, masked, is the target's signature; the target's checker
+    /// is then not consulted.
+    public var oracle: (@Sendable (ScenarioSpec, RunOutcome) -> [String])?
     /// With a control variant, a candidate counts only if the same scenario run with the
     /// control variant does not fail the target checker: what is kept is a difference between
     /// variants, not a scenario every variant fails.
@@ -56,8 +61,12 @@ public struct ScenarioShrinker {
         let executor = self.executor
         while start < specs.count {
             let batch = Array(specs[start..<min(start + max(1, jobs), specs.count)])
-            let control = self.control
+            let control = self.control, oracle = self.oracle
             let hits = try parallelMap(batch) { spec -> Bool in
+                if let oracle {
+                    guard let outcome = try? executor.execute(Self.resolved(spec, replication: replication)) else { return false }
+                    return oracle(spec, outcome).contains { Self.masked($0) == target.signature }
+                }
                 var probe = spec
                 probe.require = [target.checker]
                 guard let v = try? Self.run(probe, replication: replication, executor).first(where: { $0.name == target.checker.rawValue })
@@ -99,10 +108,23 @@ public struct ScenarioShrinker {
     }
 
     static func run(_ spec: ScenarioSpec, replication: Int, _ executor: any RunExecutor) throws -> [CheckerVerdict] {
-        let run = ResolvedRun(index: 0, point: 0, replication: replication,
-                              seed: RunPlan.runSeed(scenarioSeed: spec.seed, replication: replication),
-                              spec: spec, assignments: [], tracePath: nil)
-        return try executor.execute(run).checkers
+        try executor.execute(resolved(spec, replication: replication)).checkers
+    }
+
+    static func resolved(_ spec: ScenarioSpec, replication: Int) -> ResolvedRun {
+        ResolvedRun(index: 0, point: 0, replication: replication,
+                    seed: RunPlan.runSeed(scenarioSeed: spec.seed, replication: replication),
+                    spec: spec, assignments: [], tracePath: nil)
+    }
+
+    /// The target of an oracle (`oracle`): its first finding on `spec`, nil if it finds nothing.
+    /// `checker` only names what the shrunk file requires.
+    public mutating func target(of spec: ScenarioSpec, replication: Int, oracle: @Sendable (ScenarioSpec, RunOutcome) -> [String],
+                                naming checker: CheckerName) throws -> Target? {
+        runs += 1
+        let outcome = try executor.execute(Self.resolved(spec, replication: replication))
+        guard let first = oracle(spec, outcome).first else { return nil }
+        return Target(checker: checker, signature: Self.masked(first), finding: first)
     }
 
     func parallelMap(_ specs: [ScenarioSpec], _ body: @escaping @Sendable (ScenarioSpec) throws -> Bool) throws -> [Bool] {
