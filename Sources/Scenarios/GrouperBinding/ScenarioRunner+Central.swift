@@ -15,6 +15,7 @@ struct CentralExecutor {
         c.retention = spec.central.retention
         c.chunking = g.chunking
         c.deviceStore = g.deviceStore
+        c.networkFaults = g.networkFaults
         return c
     }
 
