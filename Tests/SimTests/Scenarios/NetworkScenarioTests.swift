@@ -116,4 +116,13 @@ import GrouperModel
         }
         #expect(drawn >= 10 && duplicates > 0 && late > 0, "\(profile): \(drawn) cases with network faults")
     }
+
+    /// `shrink` may drop the network faults as one element; a scenario without them has none.
+    @Test func shrinkCanDropTheFaults() throws {
+        let on = try Self.load(Self.text(#"{"jitter": "1s", "duplicate": 0.5}"#)).base
+        #expect(on.elements.contains(.network))
+        #expect(on.keeping(on.elements.filter { $0 != .network }).network.isOff)
+        #expect(on.keeping(on.elements).network == on.network)
+        #expect(!(try Self.load(Self.text(nil)).base.elements.contains(.network)))
+    }
 }
