@@ -126,7 +126,11 @@ extension NetworkFaultTests {
         let dup = try Self.grouper(NetworkFaults(duplicate: 1))
         #expect(dup.networkFaultCounts.duplicated > 100)
         #expect(dup.invariantViolation == nil && dup.internalFailures.isEmpty)
+        #expect(plain.counters.total(.messagesUploaded) > 20 && plain.counters.total(.messagesRebuilt) > 20)
         #expect(Self.totals(dup) == Self.totals(plain))
+        // Each copy is one event that sets nothing off: no request, no round, no timer.
+        #expect(dup.eventsProcessed == plain.eventsProcessed + UInt64(dup.networkFaultCounts.duplicated))
+        #expect(dup.traffic == plain.traffic)
         #expect(dup.fingerprint != plain.fingerprint, "the copies are events of their own")
         #expect(dup.check().passed && plain.check().passed)
     }
@@ -167,6 +171,8 @@ extension NetworkFaultTests {
         #expect(dup.networkFaultCounts.duplicated > 20)
         #expect(dup.world.uploads == plain.world.uploads && dup.world.fetched == plain.world.fetched
                 && dup.world.uploadFailures == plain.world.uploadFailures)
+        #expect(dup.eventsProcessed == plain.eventsProcessed + UInt64(dup.networkFaultCounts.duplicated))
+        #expect(dup.traffic == plain.traffic)
         #expect(dup.fingerprint != plain.fingerprint)
         let faulty = try run(NetworkFaults(jitter: .seconds(2), duplicate: 0.3, late: 0.3, until: SimTime.zero + .minutes(40)))
         #expect(faulty.networkFaultCounts.late > 0 && faulty.world.uploadFailures > 0)
