@@ -22,6 +22,8 @@ public struct CentralConfig: Equatable, Sendable {
     public var chunking: ChunkingConfig? = nil
     /// How devices keep their store at rest (issue #10, seed 003).
     public var deviceStore = DeviceStoreConfig()
+    /// Reply-delay jitter, duplicate and late replies within bounds (`NetworkFaults`); off by default.
+    public var networkFaults = NetworkFaults()
     public var seed: UInt64
 
     public init(devices: Int, members: [Int]? = nil, seed: UInt64 = 1) {
@@ -44,5 +46,6 @@ public struct CentralConfig: Equatable, Sendable {
         guard requestTimeout.nanoseconds > 0 else { throw fail("requestTimeout", "must be positive") }
         if let p = receive.pullPeriod, p.nanoseconds <= 0 { throw fail("receive.pullPeriod", "must be positive or absent") }
         if let p = unsentRetryPeriod, p.nanoseconds <= 0 { throw fail("unsentRetryPeriod", "must be positive or absent") }
+        if let v = networkFaults.violations.first { throw fail("networkFaults.\(v.field)", v.message) }
     }
 }

@@ -45,7 +45,7 @@ final class CentralDeviceNode: SimComponent {
         switch event {
         case .command(let c): command(c, sim)
         case .response(let id, let outcome):
-            guard let purpose = inflight.removeValue(forKey: id) else { return }  // sent before going offline
+            guard let purpose = inflight.removeValue(forKey: id) else { return }  // sent before going offline, late or a duplicate
             response(purpose, outcome, sim)
         case .push: if online && world.config.receive.onPush { startRound(sim) }
         case .pull:
@@ -140,6 +140,7 @@ final class CentralDeviceNode: SimComponent {
         let leave = max(sim.now, cpuFreeAt) + cpu + world.config.device.requestTime
         cpuFreeAt = leave
         let arrival = world.network.requestArrival(device: index, server: 0, bytes: bytes, at: leave)
+            + world.network.requestDelay(device: index, sentAt: leave)
         sim.schedule(.request(CentralRequest(requestID: id, device: index, sentAt: leave, call: call)),
                      to: world.serverComponent, at: arrival)
     }

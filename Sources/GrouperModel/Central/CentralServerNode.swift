@@ -48,8 +48,10 @@ final class CentralServerNode: SimComponent {
         let done = sim.now + world.config.server.processingTime(shares: 1)
         if case .upload(let u) = r.call { push(u.receivers, at: done, sim) }
         let arrival = world.network.responseArrival(device: r.device, server: 0, bytes: Self.size(reply), at: done)
-        let a = RequestAnswer.served(arrival: arrival, deadline: deadline, now: sim.now)
-        sim.schedule(.response(requestID: r.requestID, outcome: a.timedOut ? .timedOut : .reply(reply)), to: device, at: a.at)
+        // Network faults (`NetworkFaults`) may delay the reply, hold it past the deadline or deliver it twice.
+        let a = world.network.servedReply(device: r.device, sentAt: r.sentAt, arrival: arrival, deadline: deadline, now: sim.now)
+        sim.schedule(.response(requestID: r.requestID, outcome: a.answer.timedOut ? .timedOut : .reply(reply)), to: device, at: a.answer.at)
+        if let again = a.again { sim.schedule(.response(requestID: r.requestID, outcome: .reply(reply)), to: device, at: again) }
     }
 
     func respond(_ r: CentralRequest, now: SimTime) -> CentralReply {

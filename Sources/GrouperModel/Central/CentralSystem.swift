@@ -125,6 +125,8 @@ public final class CentralSystem {
     /// Σ over messages of the time the server held the readable file, up to now (seconds).
     public var plaintextExposureSeconds: Double { server.store.fileSeconds(upTo: sim.now) }
     public var fingerprint: RunFingerprint { sim.fingerprint() }
+    /// What the network faults (`CentralConfig.networkFaults`) did so far (all 0 when they are off).
+    public var networkFaultCounts: NetworkFaultCounts { world.network.faultCounts }
 }
 
 /// Counts of a central-server run (a value: snapshot at warm-up, subtract at the end).

@@ -30,7 +30,7 @@ final class CentralWorld {
     init(config: CentralConfig, streams: RandomStreams) {
         self.config = config
         self.streams = streams
-        network = NetworkModel(profile: config.network, devices: config.devices)
+        network = NetworkModel(profile: config.network, devices: config.devices, faults: config.networkFaults, streams: streams)
         var rng = streams.stream(named: "nodes")
         nodeIDs = (0..<config.devices).map { _ in MessageIDGenerator.make(using: &rng) }
         joinedAt = (0..<config.devices).map { config.members.contains($0) ? SimTime.zero : nil }

@@ -30,11 +30,13 @@ struct SimulatedDevice: DeviceContext {
         return Unmanaged.passUnretained(world)._withUnsafeGuaranteedRef { $0.cpu.use(device: device, work, now: now) }
     }
 
-    /// The request reaches the server when the network model says; the request timeout is
+    /// The request reaches the server when the network model says (its faults' jitter
+    /// included, `NetworkFaults`); the request timeout is
     /// delivered by the server side when it applies (see `ServerNode.serve`).
     func send(_ request: consuming ServerRequest, bytes: Int, to server: Int) {
         Unmanaged.passUnretained(world)._withUnsafeGuaranteedRef { world in
             let arrival = world.network.requestArrival(device: device, server: server, bytes: bytes, at: request.sentAt)
+                + world.network.requestDelay(device: device, sentAt: request.sentAt)
             sim.schedule(.request(request), to: world.serverComponents[server], at: arrival)
         }
     }

@@ -93,9 +93,17 @@ final class ServerNode: SimComponent {
         let done = sim.now + world.config.server.processingTime(shares: WireSize.shareCount(r.call))
         let bytes = answered(result, device: r.device, at: done, sim, in: world)
         let arrival = world.network.responseArrival(device: r.device, server: index, bytes: bytes, at: done)
-        let a = RequestAnswer.served(arrival: arrival, deadline: deadline, now: sim.now)
-        sim.schedule(.response(requestID: r.requestID, outcome: a.timedOut ? .timedOut : RequestOutcome(consume result)),
-                     to: device, at: a.at)
+        guard world.network.faulty(sentAt: r.sentAt) else {
+            let a = RequestAnswer.served(arrival: arrival, deadline: deadline, now: sim.now)
+            sim.schedule(.response(requestID: r.requestID, outcome: a.timedOut ? .timedOut : RequestOutcome(consume result)),
+                         to: device, at: a.at)
+            return
+        }
+        // Network faults (`NetworkFaults`): the reply may be delayed, late or delivered twice.
+        let reply = world.network.servedReply(device: r.device, sentAt: r.sentAt, arrival: arrival, deadline: deadline, now: sim.now)
+        let outcome = RequestOutcome(consume result)
+        sim.schedule(.response(requestID: r.requestID, outcome: reply.answer.timedOut ? .timedOut : outcome), to: device, at: reply.answer.at)
+        if let again = reply.again { sim.schedule(.response(requestID: r.requestID, outcome: outcome), to: device, at: again) }
     }
 
     /// What a served request's answer sets off, in one pass over the result (borrowed, so no

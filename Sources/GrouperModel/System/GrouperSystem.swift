@@ -146,6 +146,9 @@ public final class GrouperSystem {
     // MARK: Observations
 
     public var counters: ProtocolCounters { world.counters }
+    /// What the network faults (`SystemConfig.networkFaults`) did so far: delayed messages,
+    /// duplicated and late replies (all 0 when they are off).
+    public var networkFaultCounts: NetworkFaultCounts { world.network.faultCounts }
     public var log: [ProtocolLogEntry] { world.log }
     /// Failures of the model itself (a bug, never bad input): a non-empty list makes the run fail.
     public var internalFailures: [String] { world.internalFailures }

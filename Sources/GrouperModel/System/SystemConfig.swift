@@ -148,6 +148,8 @@ public struct SystemConfig: Equatable, Sendable {
     public var deviceStore = DeviceStoreConfig()
     /// A fault planted for explore's canary tests (`PlantedBug`); nil in every real run.
     public var plantedBug: PlantedBug? = nil
+    /// Reply-delay jitter, duplicate and late replies within bounds; off by default.
+    public var networkFaults = NetworkFaults()
 
     /// 60 s: the request timeout of `init` and of every built-in network profile.
     public static let defaultRequestTimeout: SimDuration = .seconds(Int64(60))
@@ -230,6 +232,7 @@ extension SystemConfig {
             throw fail("chunking", "chunk bytes must be ≥ 1 and real bytes ≥ 0, got \(c.chunkBytes) and \(c.realBytesPerChunk)")
         }
         guard deviceStore.kdfIterations >= 1 else { throw fail("deviceStore.kdfIterations", "must be ≥ 1") }
+        if let v = networkFaults.violations.first { throw fail("networkFaults.\(v.field)", v.message) }
         if let m = resendMulticastAfter, m < 1 { throw fail("resendMulticastAfter", "must be ≥ 1 or absent, got \(m)") }
     }
 }

@@ -112,7 +112,7 @@ final class World {
     init(config: SystemConfig, scheme: any SecretSharingScheme, streams: RandomStreams) {
         self.config = config
         self.scheme = scheme
-        network = NetworkModel(profile: config.network, devices: config.devices)
+        network = NetworkModel(profile: config.network, devices: config.devices, faults: config.networkFaults, streams: streams)
         cpu = CPUModel(devices: config.devices)
         var rng = streams.stream(named: "nodes")
         nodeIDs = (0..<config.devices).map { _ in MessageIDGenerator.make(using: &rng) }

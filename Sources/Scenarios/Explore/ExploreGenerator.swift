@@ -135,6 +135,14 @@ struct Draw {
         if !faults.isEmpty { doc.append(("faults", .array(faults))) }
         if chance(0.1) { doc.append(("device_store", .object([("at_rest", .string("aes256-cbc")), ("kdf_iterations", Self.num(1000))]))) }
         if chance(0.05), !central { doc.append(("central", .object([("retention", .string("1h"))]))) }  // rejected: central only
+        // Network faults within bounds, every profile (docs/scenarios.md#network): they stop at the
+        // settle's start, and the seconds they add are far inside any settle drawn here.
+        if chance(0.3) {
+            var net: [(String, JSONValue)] = [("jitter", .string(pick(["50ms", "500ms", "5s"])))]
+            if chance(0.6) { net.append(("duplicate", .number(pick([0.05, 0.3])))) }
+            if chance(0.6) { net.append(("late", .number(pick([0.02, 0.2])))) }
+            doc.append(("network", .object(net)))
+        }
         return .object(doc)
     }
 

@@ -18,6 +18,7 @@ struct CentralExecutor {
         c.retention = spec.central.retention
         c.chunking = g.chunking
         c.deviceStore = g.deviceStore
+        c.networkFaults = g.networkFaults
         return c
     }
 

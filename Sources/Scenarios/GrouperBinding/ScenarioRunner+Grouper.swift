@@ -112,6 +112,7 @@ public struct GrouperExecutor: RunExecutor {
         c.recovery = p.recovery
         c.chunking = spec.workload.chunking
         c.deviceStore = spec.deviceStore
+        c.networkFaults = spec.networkFaults
         c.coalitions = spec.faults.compactMap { f -> Coalition? in
             guard case .collude(let name) = f.kind else { return nil }
             return Coalition(name: name, servers: (1...g.n).filter { f.servers.contains($0) }.map { $0 - 1 })

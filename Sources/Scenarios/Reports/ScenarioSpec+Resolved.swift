@@ -22,6 +22,10 @@ extension ScenarioSpec {
             top.append(("device_store", .object([("at_rest", .string(deviceStore.atRest.rawValue)),
                                                  ("kdf_iterations", Self.int(deviceStore.kdfIterations))])))
         }
+        if !network.isOff {   // issue #27; absent when off, so the files of scenarios without it stay as they were
+            top.append(("network", .object([("jitter", Self.duration(network.jitter)), ("duplicate", Self.number(network.duplicate)),
+                                            ("late", Self.number(network.late))])))
+        }
         if architecture == .central { top = Self.centralOnly(top, central) }
         if let precision { top = top.filter { $0.0 != "replications" } + [("precision", precision.json)] }
         if let series {

@@ -9,7 +9,7 @@ struct ScenarioReader {
     static let topKeys = ["format", "name", "description", "seed", "replications", "duration", "warmup",
                           "group", "protocol", "sharing", "workload", "churn", "faults", "profiles",
                           "sweep", "metrics", "series", "require", "settle", "architecture", "central", "device_store", "precision",
-                          "schedule"]
+                          "schedule", "network"]
 
     /// The spec, or nil when any issue was added (issues are in `sink`).
     func read(_ root: JSONValue) -> ScenarioSpec? {
@@ -46,6 +46,11 @@ struct ScenarioReader {
         let central = readCentral(obj.optional("central"))
         let deviceStore = readDeviceStore(obj.optional("device_store"))
         let schedule = readSchedule(obj.optional("schedule"), devices: group?.devices, duration: duration, settle: settle)
+        let network = readNetwork(obj.optional("network"), requestTimeout: profiles.map { p in
+            var c = SystemConfig()
+            p.network.apply(to: &c)
+            return c.requestTimeout
+        })
         if let architecture { checkArchitectureFields(root, architecture) }
         if let s = series ?? nil, let group, let architecture { checkWindowSeries(s, ttl: group.ttl, architecture) }
         if let d = duration, let st = settle, st >= d {
@@ -71,14 +76,14 @@ struct ScenarioReader {
         guard sink.count == before, let name, let seed, let replications, let duration, let warmup, let group,
               let proto, let sharing, let workload, let churn, let faults, let profiles, let sweep, let metrics,
               let require, let settle, let series, let architecture, let central,
-              let deviceStore, let precision, let schedule
+              let deviceStore, let precision, let schedule, let network
         else { return nil }
         return ScenarioSpec(name: name, description: description, seed: seed, replications: precision?.maxReplications ?? replications,
                             duration: duration, warmup: warmup, group: group, protocolSpec: proto,
                             sharing: sharing, workload: workload, churn: churn, faults: faults,
                             profiles: profiles, sweep: sweep, metrics: metrics, series: series,
                             require: require, settle: settle, architecture: architecture, central: central,
-                            deviceStore: deviceStore, precision: precision, schedule: schedule)
+                            deviceStore: deviceStore, precision: precision, schedule: schedule, network: network)
     }
 
     /// `ttl_window_*` series count whole TTL windows: sampled every whole number of TTLs, on Grouper.

@@ -44,6 +44,19 @@ public struct ScenarioSpec: Equatable, Sendable {
     /// Commands at given times (`"schedule"`): confirms, receive rounds, going offline and
     /// back, answers to resend requests; played after everything else, in list order.
     public var schedule: [ScheduledCommand] = []
+    /// Network faults within bounds (`"network"`): reply-delay jitter, duplicate and late
+    /// replies; off by default (issue #27).
+    public var network = NetworkFaults()
+}
+
+extension ScenarioSpec {
+    /// The network faults as the model takes them: they stop for requests sent from the start
+    /// of the settle period on, like every other fault (docs/scenarios.md#network).
+    public var networkFaults: NetworkFaults {
+        var f = network
+        if settle.nanoseconds > 0 { f.until = SimTime.zero + (duration - settle) }
+        return f
+    }
 }
 
 /// The group: devices over n servers with f(k, n, s) and a TTL.

@@ -7,12 +7,15 @@ extension ScenarioSpec {
     /// One removable part of the scenario's schedule.
     enum Element: Equatable, Sendable {
         case write(Int), window(Int), fault(Int), invitation(Int)
+        /// The `network` block's faults (all of them; listed only when they are on).
+        case network
     }
 
-    /// Every removable part, in a fixed order: writes, windows, faults, invitations.
+    /// Every removable part, in a fixed order: writes, windows, faults, invitations, network faults.
     var elements: [Element] {
         workload.writes.indices.map(Element.write) + churn.windows.indices.map(Element.window)
             + faults.indices.map(Element.fault) + group.invitations.indices.map(Element.invitation)
+            + (network.isOff ? [] : [.network])
     }
 
     /// The scenario with only the parts in `keep` (a subset of `elements`).
@@ -22,6 +25,7 @@ extension ScenarioSpec {
         out.churn.windows = churn.windows.indices.filter { keep.contains(.window($0)) }.map { churn.windows[$0] }
         out.faults = faults.indices.filter { keep.contains(.fault($0)) }.map { faults[$0] }
         out.group.invitations = group.invitations.indices.filter { keep.contains(.invitation($0)) }.map { group.invitations[$0] }
+        if !keep.contains(.network) { out.network = NetworkFaults() }
         return out
     }
 

@@ -27,7 +27,8 @@ struct RandomRun {
         #endif
     }
 
-    static func make(seed: UInt64, variant: ProtocolVariant, resendMulticastAfter: Int? = nil) throws -> GrouperSystem {
+    static func make(seed: UInt64, variant: ProtocolVariant, resendMulticastAfter: Int? = nil,
+                     network: NetworkFaults = NetworkFaults()) throws -> GrouperSystem {
         var rng = Xoshiro256StarStar(seed: seed)
         let devices = rng.int(in: 2...5), n = rng.int(in: 2...5)
         let k = rng.int(in: 1...n), s = rng.int(in: k...n)
@@ -37,6 +38,7 @@ struct RandomRun {
         if lateInvite { c.initialMembers = devices - 1 }
         c.unsent = UnsentRetryPolicy(onReconnect: true, period: .minutes(2))
         c.resendMulticastAfter = resendMulticastAfter
+        c.networkFaults = network
         let system = try GrouperSystem(config: c)
         system.loggingEnabled = ProcessInfo.processInfo.environment["GROUPER_LOG"] != nil
         system.checksInvariants = checksInvariants(seed)
