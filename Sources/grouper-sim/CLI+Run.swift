@@ -30,10 +30,14 @@ public struct RunOptions: Sendable {
     public var replace = false
     /// `--allow-model-mix`: `--resume`/`--add-replications` may combine runs of another build.
     public var allowModelMix = false
+    /// `--continue`: resume this command's own unfinished run in DIR.partial, else start fresh
+    /// (what a requeued cluster job needs: the same command twice).
+    public var startOrContinue = false
     public init() {}
 
     static let known = ["--seed", "--replications", "--jobs", "--out", "--trace", "--events", "--event-kinds", "--shard", "--point",
-                        "--replication", "--engine", "--progress", "--precision", "--resume", "--add-replications", "--replace", "--allow-model-mix"]
+                        "--replication", "--engine", "--progress", "--precision", "--resume", "--add-replications", "--replace", "--allow-model-mix",
+                        "--continue"]
 
     public static func parse(_ args: [String]) throws -> RunOptions {
         var l = ArgumentList(args, command: "run")
@@ -69,8 +73,13 @@ public struct RunOptions: Sendable {
         try parseIncremental(&l, &o)
         o.replace = l.flag("--replace")
         o.allowModelMix = l.flag(ModelIdentity.mixOption)
+        o.startOrContinue = l.flag("--continue")
         o.files = l.positionals()
         try l.finish(known: known)
+        if o.startOrContinue && (o.resume != nil || o.addReplications != nil || o.point != nil) {
+            throw CLIError("run: --continue starts a run or resumes its own unfinished one; not with "
+                + (o.resume != nil ? "--resume" : o.addReplications != nil ? "--add-replications" : "--point/--replication"))
+        }
         if o.resume != nil || o.addReplications != nil { return try checkIncremental(o) }
         if o.allowModelMix {
             throw CLIError("run: \(ModelIdentity.mixOption) lets --resume or --add-replications continue runs of another build; a new run has runs of this build only")
@@ -83,6 +92,9 @@ public struct RunOptions: Sendable {
             throw CLIError("run: --precision decides the replications per point and --replications fixes them; give one or the other")
         }
         if (o.point == nil) != (o.replication == nil) { throw CLIError("run: --point and --replication go together (they name one run)") }
+        if o.startOrContinue && o.files.count != 1 {
+            throw CLIError("run: --continue continues one scenario's folder; give one FILE")
+        }
         if o.point != nil && o.out != nil {
             throw CLIError("run: --out has no effect with --point/--replication (one run prints its metrics and writes no result files); drop --out, or drop --point to write results")
         }
@@ -117,7 +129,7 @@ extension GrouperCLI {
                                   [--trace FILE] [--events FILE [--event-kinds K,…]]
                                   [--shard i/N] [--point P --replication R]
                                   [--engine grouper|synthetic] [--progress auto|always|never]
-                                  [--precision X] [--replace]
+                                  [--precision X] [--replace] [--continue]
                    grouper-sim run [FILE] --resume DIR [--allow-model-mix]
                    grouper-sim run [FILE] --add-replications R DIR [--allow-model-mix]
 
@@ -136,6 +148,10 @@ extension GrouperCLI {
               --resume DIR       continue the unfinished run (or --shard slice) into DIR from
                                  the runs kept in DIR.partial/ (FILE only needed if it is
                                  not a built-in)
+              --continue         if the output folder has an unfinished run of this same command
+                                 (DIR.partial/: same scenario, options, shard and engine),
+                                 resume it, else start fresh; for requeued cluster jobs
+                                 (another run's DIR.partial/ is refused, as with --resume)
               --add-replications R DIR
                                  extend the finished result DIR by R replications per point,
                                  reusing its runs; both equal one run with the final count
@@ -187,6 +203,9 @@ public enum RunCommand {
         if o.resume != nil || o.addReplications != nil { return try continueRun(o, executor: executor, io: io, terminal: terminal) }
         guard let scenarios = loadAll(o.files, io: io) else { return .badInput }
         let loaded = scenarios.map { $0.overriding(seed: o.seed, replications: o.replications, precision: o.precision) }
+        if o.startOrContinue, let own = try ownUnfinishedRun(loaded[0], o, io: io) {
+            return try continueRun(own, executor: executor, io: io, terminal: terminal)
+        }
         let names = loaded.map(\.base.name)
         if let dup = names.enumerated().first(where: { names[..<$0.offset].contains($0.element) }) {
             throw CLIError("run: two scenarios are named '\(dup.element)'; their results would share a folder")

@@ -145,3 +145,45 @@ extension RunCommand {
         return loaded
     }
 }
+
+/// `run FILE … --continue`: the same command run twice (a requeued cluster job) resumes its
+/// own unfinished run, or starts fresh when there is none.
+extension RunCommand {
+    /// The options of `--resume DIR` when DIR.partial holds the unfinished run of exactly this
+    /// command (scenario file bytes, seed, replications or precision, shard, engine); nil when
+    /// there is none (a fresh run); refused (exit 2, naming what differs) when it is another's.
+    static func ownUnfinishedRun(_ s: LoadedScenario, _ o: RunOptions, io: CLIOutput) throws -> RunOptions? {
+        guard o.point == nil else { return nil }
+        let dir = outputFolder(s, o, multiple: false)
+        let url = PartialRun.folder(for: OutputSafety.resolved(dir))
+        guard PartialRun.exists(url), let opened = try? PartialRun.open(at: url) else { return nil }
+        var mine = PartialRun.Header(s, engine: o.engine)
+        if let (i, n) = o.shard {
+            mine.shard = PartialRun.Shard(index: i, count: n, seedOverride: o.seed, replicationsOverride: o.replications,
+                                          precisionOverride: o.precision)
+        }
+        let theirs = opened.header
+        mine.models = theirs.models
+        guard mine != theirs else {
+            io.err("continuing the unfinished run in \(dir).partial (\(opened.records.count) runs kept)\n")
+            var r = o
+            r.resume = dir
+            r.out = dir
+            r.seed = nil; r.replications = nil; r.precision = nil; r.shard = nil; r.engineGiven = false; r.replace = false
+            r.startOrContinue = false
+            return r
+        }
+        var differs: [String] = []
+        if mine.scenarioHash != theirs.scenarioHash || mine.scenarioBytes != theirs.scenarioBytes {
+            differs.append("scenario (\(theirs.scenarioFile) there, FNV-1a 64 \(StableHash.hex(theirs.scenarioHash)); this one \(StableHash.hex(mine.scenarioHash)))")
+        }
+        if mine.engine != theirs.engine { differs.append("engine (\(theirs.engine.rawValue) there)") }
+        if mine.seed != theirs.seed { differs.append("seed (\(theirs.seed) there)") }
+        if mine.replications != theirs.replications { differs.append("replications (\(theirs.replications.map(String.init) ?? "a precision target") there)") }
+        if mine.precision != theirs.precision { differs.append("precision (\(theirs.precision.map { "\($0)" } ?? "none") there)") }
+        if mine.shard != theirs.shard { differs.append("shard (\(theirs.shard.map { "\($0.index)/\($0.count) with its overrides" } ?? "none") there)") }
+        throw CLIError("run: --continue: \(url.path) holds an unfinished run of another command into \(dir), which differs in its "
+            + differs.joined(separator: ", ") + "; resume it with `grouper-sim run \(theirs.scenarioFile) --resume \(dir)`, "
+            + "or remove \(url.path) to start again; nothing was written")
+    }
+}
