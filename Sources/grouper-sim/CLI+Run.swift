@@ -20,6 +20,8 @@ public struct RunOptions: Sendable {
     public var progress = ProgressMode.auto
     /// `--precision X`: replications per point until the 95% interval is within ±X of the mean.
     public var precision: Double?
+    /// `--precision-metrics M,…`: the metrics the precision target is checked on.
+    public var precisionMetrics: [String]?
     /// `--resume DIR`: continue the unfinished run whose results go to DIR.
     public var resume: String?
     /// `--add-replications R DIR`: extend the finished result DIR by R replications per point.
@@ -37,7 +39,7 @@ public struct RunOptions: Sendable {
 
     static let known = ["--seed", "--replications", "--jobs", "--out", "--trace", "--events", "--event-kinds", "--shard", "--point",
                         "--replication", "--engine", "--progress", "--precision", "--resume", "--add-replications", "--replace", "--allow-model-mix",
-                        "--continue"]
+                        "--continue", "--precision-metrics"]
 
     public static func parse(_ args: [String]) throws -> RunOptions {
         var l = ArgumentList(args, command: "run")
@@ -88,6 +90,12 @@ public struct RunOptions: Sendable {
         if o.shard != nil && (o.point != nil || o.replication != nil) {
             throw CLIError("run: --shard selects a slice of the sweep; --point/--replication select one run; use one or the other")
         }
+        if o.precisionMetrics != nil && o.replications != nil {
+            throw CLIError("run: --precision-metrics names the metrics of a precision target, and --replications fixes the replications; give one or the other")
+        }
+        if o.precisionMetrics != nil && o.shard != nil {
+            throw CLIError("run: --precision-metrics is not supported with --shard (a shard records only --precision); put the metrics in the scenario's \"precision\" block")
+        }
         if o.precision != nil && o.replications != nil {
             throw CLIError("run: --precision decides the replications per point and --replications fixes them; give one or the other")
         }
@@ -129,7 +137,7 @@ extension GrouperCLI {
                                   [--trace FILE] [--events FILE [--event-kinds K,…]]
                                   [--shard i/N] [--point P --replication R]
                                   [--engine grouper|synthetic] [--progress auto|always|never]
-                                  [--precision X] [--replace] [--continue]
+                                  [--precision X [--precision-metrics M,…]] [--replace] [--continue]
                    grouper-sim run [FILE] --resume DIR [--allow-model-mix]
                    grouper-sim run [FILE] --add-replications R DIR [--allow-model-mix]
 
@@ -142,9 +150,12 @@ extension GrouperCLI {
             OPTIONS:
               --seed S           replace the scenario's seed (run seeds derive from it)
               --replications R   replace the scenario's replication count
-              --precision X      replications per point in batches until each metric's 95%
-                                 interval is within ±X of its mean (0 < X < 1; see the
-                                 scenario's "precision" block); not with --replications
+              --precision X      replications per point in batches until the 95% interval of
+                                 each targeted metric is within ±X of its mean (0 < X < 1):
+                                 the scenario's "precision" block's metrics, else its first
+                                 metric; not with --replications
+              --precision-metrics M,…
+                                 target these metrics instead (metrics of the scenario)
               --resume DIR       continue the unfinished run (or --shard slice) into DIR from
                                  the runs kept in DIR.partial/ (FILE only needed if it is
                                  not a built-in)
@@ -202,7 +213,10 @@ public enum RunCommand {
                                terminal: Bool = isatty(2) != 0) throws -> ExitCode {
         if o.resume != nil || o.addReplications != nil { return try continueRun(o, executor: executor, io: io, terminal: terminal) }
         guard let scenarios = loadAll(o.files, io: io) else { return .badInput }
-        let loaded = scenarios.map { $0.overriding(seed: o.seed, replications: o.replications, precision: o.precision) }
+        let loaded = try scenarios.map { s in
+            try checkPrecisionMetrics(s, o)
+            return s.overriding(seed: o.seed, replications: o.replications, precision: o.precision, precisionMetrics: o.precisionMetrics)
+        }
         if o.startOrContinue, let own = try ownUnfinishedRun(loaded[0], o, io: io) {
             return try continueRun(own, executor: executor, io: io, terminal: terminal)
         }

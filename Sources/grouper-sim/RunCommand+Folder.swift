@@ -63,6 +63,7 @@ extension RunCommand {
                                             replace: o.replace || f.extendsItself)
         } catch { throw CLIError.from(error, "run: ") }
         partial.remove()
+        io.err(precisionNotes(f.scenario, records))
         io.out(result.summaryMarkdown + replaced(old, f.destination) + "\nwrote \(f.destination)/ (\(records.count) runs, fingerprint \(result.fingerprint.hex))\n")
         return records
     }
