@@ -99,6 +99,9 @@ public struct RunOptions: Sendable {
         if o.precision != nil && o.replications != nil {
             throw CLIError("run: --precision decides the replications per point and --replications fixes them; give one or the other")
         }
+        if let r = o.replication, o.point == nil {
+            throw CLIError("run: --replication \(r) names one run together with --point P; did you mean --replications \(r) (replications per point)?")
+        }
         if (o.point == nil) != (o.replication == nil) { throw CLIError("run: --point and --replication go together (they name one run)") }
         if o.startOrContinue && o.files.count != 1 {
             throw CLIError("run: --continue continues one scenario's folder; give one FILE")

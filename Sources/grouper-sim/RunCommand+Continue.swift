@@ -37,7 +37,10 @@ extension RunCommand {
             folder.reuse = reusable(opened.records + (sameRun(finished, opened.header)?.records ?? []))
         } else if let finished {
             guard let more = o.addReplications else {
-                io.out("nothing to resume: \(dir) is a finished run (\(finished.records.count) runs); `grouper-sim run --add-replications R \(dir)` adds R replications per point\n")
+                let file = finished.scenarioFile.hasPrefix("builtin:") ? "" : InterruptNotice.shellQuoted(o.files.first ?? finished.scenarioFile) + " "
+                io.out("nothing to resume: \(dir) is a finished run (\(finished.records.count) runs); "
+                    + (finished.replications == nil ? "it ran with a precision target; run it again with a smaller --precision into a new folder for more replications\n"
+                        : "`grouper-sim run \(file)--add-replications 10 \(InterruptNotice.shellQuoted(dir))` adds 10 replications per point\n"))
                 return .ok
             }
             folder = try extended(finished, by: more, o, dir: dir, executor: executor)

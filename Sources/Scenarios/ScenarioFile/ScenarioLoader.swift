@@ -64,7 +64,15 @@ public enum ScenarioLoader {
             throw ScenarioError(issues: [ScenarioIssue(file: source.label, path: "", message: "invalid JSON at \(error)")])
         }
         let reader = ScenarioReader(sink: sink)
-        guard let base = reader.read(tree), sink.isEmpty else { throw ScenarioError(issues: sink.issues) }
+        guard let base = reader.read(tree), sink.isEmpty else {
+            // A typo in a sweep path is reported together with the file's other problems.
+            let scratch = IssueSink(file: source.label)
+            if let sweep = tree["sweep"], let axes = ScenarioReader(sink: scratch).readSweep(Node(value: sweep, path: "sweep", sink: scratch)),
+               scratch.isEmpty {
+                checkSweepPaths(axes, tree: tree, sink: sink)
+            }
+            throw ScenarioError(issues: sink.issues)
+        }
         checkSweepPaths(base.sweep, tree: tree, sink: sink)
         checkOverlaps(base.sweep, sink: sink)
         guard sink.isEmpty else { throw ScenarioError(issues: sink.issues) }
