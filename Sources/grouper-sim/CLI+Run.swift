@@ -146,7 +146,8 @@ extension GrouperCLI {
 
             Runs every sweep point × replication of each scenario (docs/scenarios.md) and writes
             runs.csv, summary.csv, summary.md, plot-*.svg (and, with "series", series.csv and
-            plot-series-*.svg) and manifest.json to results/<name>/
+            plot-series-*.svg), resolved.json, records.jsonl, index.html and manifest.json to
+            results/<name>/
             (with --out DIR: into DIR for one file, DIR/<name>/ for several). A FILE that does not
             exist may name a built-in scenario (`grouper-sim list`), e.g. thesis-fig6-1.
 
