@@ -56,17 +56,28 @@ public struct ArgumentList {
         return v
     }
 
-    /// Removes and returns the arguments that do not start with `--`.
+    /// Removes and returns the arguments that do not start with `-` (a lone `-` and negative
+    /// numbers are positionals; `-j` is an option, left for `finish` to name).
     public mutating func positionals() -> [String] {
-        let p = remaining.filter { !$0.hasPrefix("--") }
-        remaining.removeAll { !$0.hasPrefix("--") }
+        let p = remaining.filter { !Self.looksLikeOption($0) }
+        remaining.removeAll { !Self.looksLikeOption($0) }
         return p
     }
 
-    /// Throws if anything is left, naming it. `known` feeds the did-you-mean.
+    static func looksLikeOption(_ a: String) -> Bool {
+        a.hasPrefix("--") || (a.hasPrefix("-") && a.count > 1 && Double(a) == nil)
+    }
+
+    /// Throws if anything is left, naming it. `known` feeds the did-you-mean; a short `-x`
+    /// suggests the long option(s) starting with x.
     public func finish(known: [String]) throws {
-        guard let extra = remaining.first else { return }
-        throw CLIError("\(command): unknown argument '\(extra)'\(didYouMean(extra, among: known))"
+        guard let extra = remaining.first(where: { Self.looksLikeOption($0) }) ?? remaining.first else { return }
+        var hint = didYouMean(extra, among: known)
+        if hint.isEmpty, extra.count == 2, extra.hasPrefix("-") {
+            let long = known.filter { $0.hasPrefix("-" + extra) }
+            if !long.isEmpty { hint = " (did you mean \(long.map { "'\($0)'" }.joined(separator: " or "))?)" }
+        }
+        throw CLIError("\(command): unknown \(Self.looksLikeOption(extra) ? "option" : "argument") '\(extra)'\(hint)"
                        + " — see `grouper-sim \(command) --help`")
     }
 }

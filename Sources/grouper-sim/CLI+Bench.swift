@@ -1,12 +1,12 @@
 import Scenarios
 extension GrouperCLI {
     /// Benchmarks by name; each lives in its own file under Bench/.
-    static var benchmarks: [(name: String, summary: String, run: @Sendable ([String], CLIOutput) throws -> ExitCode)] {
+    static var benchmarks: [(name: String, summary: String, options: [String], run: @Sendable ([String], CLIOutput) throws -> ExitCode)] {
         [
-            ("kernel", "hold-model event rate: --pending N --events M --seed S [--json]", KernelBench.main),
-            ("sharing", "split/join throughput of gf256 and csss257 (docs/performance.md)", SharingBench.run),
-            ("codec", "encode/decode rate of Grouper messages (docs/performance.md)", CodecBench.run),
-            ("protocol", "one whole Grouper run of N devices: wall time, events/s (docs/performance.md)", ProtocolBench.run),
+            ("kernel", "hold-model event rate", KernelBench.options, KernelBench.main),
+            ("sharing", "split/join throughput of gf256 and csss257 (docs/performance.md)", SharingBench.options, SharingBench.run),
+            ("codec", "encode/decode rate of Grouper messages (docs/performance.md)", CodecBench.options, CodecBench.run),
+            ("protocol", "one whole Grouper run of N devices: wall time, events/s (docs/performance.md)", ProtocolBench.options, ProtocolBench.run),
         ]
     }
 
@@ -18,7 +18,7 @@ extension GrouperCLI {
             USAGE: grouper-sim bench <name> [options]
 
             BENCHMARKS:
-            \(benchmarks.map { "  \($0.name)  \($0.summary)" }.joined(separator: "\n"))
+            \(benchmarks.map { "  \($0.name)  \($0.summary)\n      options: \($0.options.joined(separator: " "))" }.joined(separator: "\n"))
 
             """,
             run: { args, io in

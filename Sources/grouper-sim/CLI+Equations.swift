@@ -10,8 +10,10 @@ public struct EquationsOptions: Sendable {
     public var ablation = false
     /// `--write-scenario FILE`: write the first replication's scenario instead of running.
     public var writeScenario: String? = nil
+    /// `--progress auto|always|never`, as for `run`.
+    public var progress = ProgressMode.auto
     static let known = ["--D", "--T", "--U", "--C", "--F", "--L", "--replications", "--variant", "--seed", "--json",
-                        "--model", "--ablation", "--jobs", "--write-scenario"]
+                        "--model", "--ablation", "--jobs", "--write-scenario", "--progress"]
 
     public static func parse(_ args: [String]) throws -> EquationsOptions {
         var l = ArgumentList(args, command: "equations")
@@ -46,6 +48,12 @@ public struct EquationsOptions: Sendable {
             o.parameters.variant = variant
         }
         o.writeScenario = try l.option("--write-scenario")
+        if let p = try l.option("--progress") {
+            guard let mode = ProgressMode(rawValue: p) else {
+                throw CLIError("equations: --progress must be one of \(ProgressMode.allCases.map(\.rawValue).joined(separator: ", ")), got '\(p)'")
+            }
+            o.progress = mode
+        }
         if o.writeScenario != nil && (o.ablation || o.json) {
             throw CLIError("equations: --write-scenario writes one model's scenario and runs nothing; not with \(o.ablation ? "--ablation" : "--json")")
         }
@@ -70,6 +78,7 @@ extension GrouperCLI {
             USAGE: grouper-sim equations [--model thesis|protocol] [--ablation] [--D N] [--T DUR]
                                          [--U N] [--C N] [--F X] [--L DUR] [--replications R]
                                          [--variant V] [--seed S] [--jobs J] [--json]
+                                         [--progress auto|always|never]
                    grouper-sim equations [--model …] [--D … --L …] [--seed S] --write-scenario FILE
 
             For each of equations 6.1–6.8: the thesis's closed form, the refined closed form for
@@ -98,6 +107,8 @@ extension GrouperCLI {
               --variant V      thesis, as-built, basic-multicast, no-recovery
               --jobs J         threads for replications (output does not depend on it)
               --json           one JSON object per equation per line
+              --progress P     auto (default), always or never, as for `run`: replications
+                               done, up to the cap (every 10 s in a log), on stderr
               --write-scenario FILE  write the first replication's scenario to FILE (new); run nothing
 
             """,
@@ -105,12 +116,21 @@ extension GrouperCLI {
             let o = try EquationsOptions.parse(args)
             do {
                 if let file = o.writeScenario { return try writeEquationScenario(o.parameters, to: file, io: io) }
+                let cap = o.parameters.replications * (o.ablation ? EquationAblation.stepsToRun(o.parameters) : 1)
+                let bar = ProgressBar(label: "equations", style: ProgressBar.style(o.progress, terminal: isatty(2) != 0), io: io,
+                                      unit: "replications")
+                bar.capped(at: cap)
+                bar.begin(cap)
+                let counter = ReplicationCounter(bar)
+                defer { bar.finish() }
                 if o.ablation {
-                    let a = try EquationAblation.run(o.parameters)
+                    let a = try EquationAblation.run(o.parameters, tick: counter.tick)
+                    bar.finish()
                     io.out(o.json ? a.csv : a.markdown)
                     return .ok
                 }
-                let r = try ThesisEquations.run(o.parameters)
+                let r = try ThesisEquations.run(o.parameters, tick: counter.tick)
+                bar.finish()
                 io.out(o.json ? EquationReport.jsonLines(r, o.parameters) : EquationReport.markdown(r, o.parameters))
             } catch let e as UnrealisableParameters {
                 throw CLIError(e.description)
@@ -146,5 +166,19 @@ extension GrouperCLI {
                + "\(spec.schedule.count) scheduled commands, \(spec.duration.nanoseconds / p.ttl.nanoseconds) TTL windows "
                + "(warm-up \(spec.warmup.nanoseconds / p.ttl.nanoseconds)); run it with: grouper-sim run \(file)\n")
         return .ok
+    }
+}
+
+/// Counts replications as they end and shows the count on a bar.
+final class ReplicationCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var done = 0
+    private let bar: ProgressBar
+    init(_ bar: ProgressBar) { self.bar = bar }
+    var tick: @Sendable () -> Void {
+        { [self] in
+            lock.lock(); done += 1; let d = done; lock.unlock()
+            bar.update(d, Int.max)
+        }
     }
 }

@@ -26,14 +26,35 @@ extension GrouperCLI {
             try l.finish(known: ["--out", "--replace", ModelIdentity.mixOption])
             guard !dirs.isEmpty else { throw CLIError("merge: which shard folders? give the DIRs written by `run --shard`") }
             var shards: [(where_: String, file: ShardFile)] = []
-            for d in dirs {
+            var unfinished: [String] = []
+            // `merge shards/my-*` also matches the `.partial` folders of unfinished shards: they
+            // are skipped, and their shards named with the command that finishes them.
+            let trimmed = dirs.map { $0.hasSuffix("/") && $0.count > 1 ? String($0.dropLast()) : $0 }
+            let folders = trimmed.filter { !$0.hasSuffix(".partial") }
+                + trimmed.filter { $0.hasSuffix(".partial") }.map { String($0.dropLast(8)) }.filter { !trimmed.contains($0) }
+            for d in folders {
                 let path = d + "/" + ShardFile.fileName
                 guard let data = FileManager.default.contents(atPath: path) else {
+                    if let opened = try? PartialRun.open(at: PartialRun.folder(for: OutputSafety.resolved(d))) {
+                        unfinished.append(d + "|" + opened.header.scenarioFile + "|\(opened.records.count)")
+                        continue
+                    }
                     throw CLIError("merge: \(path): no such file (run `grouper-sim run FILE --shard i/N --out \(d)` first)")
                 }
                 do { shards.append((d, try ShardFile.parse(String(decoding: data, as: UTF8.self), where: path))) } catch {
                     throw CLIError("merge: \(error)")
                 }
+            }
+            if !unfinished.isEmpty {
+                let lines = unfinished.map { entry -> String in
+                    let f = entry.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
+                    let file = shards.first.map { InterruptNotice.argument($0.file.source) }
+                        ?? (f[1].hasPrefix("builtin:") ? String(f[1].dropFirst(8)) : f[1])
+                    return "  \(f[0]) (\(f[2]) \(f[2] == "1" ? "run" : "runs") kept in \(f[0]).partial): grouper-sim run \(InterruptNotice.shellQuoted(file)) --resume \(InterruptNotice.shellQuoted(f[0]))\n"
+                }
+                throw CLIError("merge: \(unfinished.count) shard\(unfinished.count == 1 ? " is" : "s are") unfinished; finish "
+                    + (unfinished.count == 1 ? "it" : "each") + " with the command shown, then merge again; nothing was written\n"
+                    + lines.joined().dropLast())
             }
             let result: ResultSet
             do { result = try ShardMerge.merge(shards, allowModelMix: mix) } catch { throw CLIError.from(error, "") }

@@ -20,6 +20,8 @@ public struct RunOptions: Sendable {
     public var progress = ProgressMode.auto
     /// `--precision X`: replications per point until the 95% interval is within ±X of the mean.
     public var precision: Double?
+    /// `--precision-metrics M,…`: the metrics the precision target is checked on.
+    public var precisionMetrics: [String]?
     /// `--resume DIR`: continue the unfinished run whose results go to DIR.
     public var resume: String?
     /// `--add-replications R DIR`: extend the finished result DIR by R replications per point.
@@ -30,10 +32,14 @@ public struct RunOptions: Sendable {
     public var replace = false
     /// `--allow-model-mix`: `--resume`/`--add-replications` may combine runs of another build.
     public var allowModelMix = false
+    /// `--continue`: resume this command's own unfinished run in DIR.partial, else start fresh
+    /// (what a requeued cluster job needs: the same command twice).
+    public var startOrContinue = false
     public init() {}
 
     static let known = ["--seed", "--replications", "--jobs", "--out", "--trace", "--events", "--event-kinds", "--shard", "--point",
-                        "--replication", "--engine", "--progress", "--precision", "--resume", "--add-replications", "--replace", "--allow-model-mix"]
+                        "--replication", "--engine", "--progress", "--precision", "--resume", "--add-replications", "--replace", "--allow-model-mix",
+                        "--continue", "--precision-metrics"]
 
     public static func parse(_ args: [String]) throws -> RunOptions {
         var l = ArgumentList(args, command: "run")
@@ -69,8 +75,13 @@ public struct RunOptions: Sendable {
         try parseIncremental(&l, &o)
         o.replace = l.flag("--replace")
         o.allowModelMix = l.flag(ModelIdentity.mixOption)
+        o.startOrContinue = l.flag("--continue")
         o.files = l.positionals()
         try l.finish(known: known)
+        if o.startOrContinue && (o.resume != nil || o.addReplications != nil || o.point != nil) {
+            throw CLIError("run: --continue starts a run or resumes its own unfinished one; not with "
+                + (o.resume != nil ? "--resume" : o.addReplications != nil ? "--add-replications" : "--point/--replication"))
+        }
         if o.resume != nil || o.addReplications != nil { return try checkIncremental(o) }
         if o.allowModelMix {
             throw CLIError("run: \(ModelIdentity.mixOption) lets --resume or --add-replications continue runs of another build; a new run has runs of this build only")
@@ -79,10 +90,22 @@ public struct RunOptions: Sendable {
         if o.shard != nil && (o.point != nil || o.replication != nil) {
             throw CLIError("run: --shard selects a slice of the sweep; --point/--replication select one run; use one or the other")
         }
+        if o.precisionMetrics != nil && o.replications != nil {
+            throw CLIError("run: --precision-metrics names the metrics of a precision target, and --replications fixes the replications; give one or the other")
+        }
+        if o.precisionMetrics != nil && o.shard != nil {
+            throw CLIError("run: --precision-metrics is not supported with --shard (a shard records only --precision); put the metrics in the scenario's \"precision\" block")
+        }
         if o.precision != nil && o.replications != nil {
             throw CLIError("run: --precision decides the replications per point and --replications fixes them; give one or the other")
         }
+        if let r = o.replication, o.point == nil {
+            throw CLIError("run: --replication \(r) names one run together with --point P; did you mean --replications \(r) (replications per point)?")
+        }
         if (o.point == nil) != (o.replication == nil) { throw CLIError("run: --point and --replication go together (they name one run)") }
+        if o.startOrContinue && o.files.count != 1 {
+            throw CLIError("run: --continue continues one scenario's folder; give one FILE")
+        }
         if o.point != nil && o.out != nil {
             throw CLIError("run: --out has no effect with --point/--replication (one run prints its metrics and writes no result files); drop --out, or drop --point to write results")
         }
@@ -117,25 +140,33 @@ extension GrouperCLI {
                                   [--trace FILE] [--events FILE [--event-kinds K,…]]
                                   [--shard i/N] [--point P --replication R]
                                   [--engine grouper|synthetic] [--progress auto|always|never]
-                                  [--precision X] [--replace]
+                                  [--precision X [--precision-metrics M,…]] [--replace] [--continue]
                    grouper-sim run [FILE] --resume DIR [--allow-model-mix]
                    grouper-sim run [FILE] --add-replications R DIR [--allow-model-mix]
 
             Runs every sweep point × replication of each scenario (docs/scenarios.md) and writes
             runs.csv, summary.csv, summary.md, plot-*.svg (and, with "series", series.csv and
-            plot-series-*.svg) and manifest.json to results/<name>/
+            plot-series-*.svg), resolved.json, records.jsonl, index.html and manifest.json to
+            results/<name>/
             (with --out DIR: into DIR for one file, DIR/<name>/ for several). A FILE that does not
             exist may name a built-in scenario (`grouper-sim list`), e.g. thesis-fig6-1.
 
             OPTIONS:
               --seed S           replace the scenario's seed (run seeds derive from it)
               --replications R   replace the scenario's replication count
-              --precision X      replications per point in batches until each metric's 95%
-                                 interval is within ±X of its mean (0 < X < 1; see the
-                                 scenario's "precision" block); not with --replications
+              --precision X      replications per point in batches until the 95% interval of
+                                 each targeted metric is within ±X of its mean (0 < X < 1):
+                                 the scenario's "precision" block's metrics, else its first
+                                 metric; not with --replications
+              --precision-metrics M,…
+                                 target these metrics instead (metrics of the scenario)
               --resume DIR       continue the unfinished run (or --shard slice) into DIR from
                                  the runs kept in DIR.partial/ (FILE only needed if it is
                                  not a built-in)
+              --continue         if the output folder has an unfinished run of this same command
+                                 (DIR.partial/: same scenario, options, shard and engine),
+                                 resume it, else start fresh; for requeued cluster jobs
+                                 (another run's DIR.partial/ is refused, as with --resume)
               --add-replications R DIR
                                  extend the finished result DIR by R replications per point,
                                  reusing its runs; both equal one run with the final count
@@ -186,7 +217,13 @@ public enum RunCommand {
                                terminal: Bool = isatty(2) != 0) throws -> ExitCode {
         if o.resume != nil || o.addReplications != nil { return try continueRun(o, executor: executor, io: io, terminal: terminal) }
         guard let scenarios = loadAll(o.files, io: io) else { return .badInput }
-        let loaded = scenarios.map { $0.overriding(seed: o.seed, replications: o.replications, precision: o.precision) }
+        let loaded = try scenarios.map { s in
+            try checkPrecisionMetrics(s, o)
+            return s.overriding(seed: o.seed, replications: o.replications, precision: o.precision, precisionMetrics: o.precisionMetrics)
+        }
+        if o.startOrContinue, let own = try ownUnfinishedRun(loaded[0], o, io: io) {
+            return try continueRun(own, executor: executor, io: io, terminal: terminal)
+        }
         let names = loaded.map(\.base.name)
         if let dup = names.enumerated().first(where: { names[..<$0.offset].contains($0.element) }) {
             throw CLIError("run: two scenarios are named '\(dup.element)'; their results would share a folder")

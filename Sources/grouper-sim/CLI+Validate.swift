@@ -77,14 +77,17 @@ extension GrouperCLI {
                 let values = zip(fields, b.values).map { f, v in
                     f.unit == .duration ? "\(f.name)=\(SimDurationText.seconds(v))" : "\(f.name)=\(NumberFormat.shortest(v))"
                 }
-                s += "  \(b.name.padding(toLength: 14, withPad: " ", startingAt: 0))\(b.summary): \(values.joined(separator: " "))\n"
+                let profileWidth = max(14, ProfileCatalog.builtins(kind).map(\.name.count).max()! + 2)
+                s += "  \(b.name.padding(toLength: profileWidth, withPad: " ", startingAt: 0))\(b.summary): \(values.joined(separator: " "))\n"
             }
         }
         s += "\nPROTOCOL VARIANTS: \(ProtocolVariant.allCases.map(\.rawValue).joined(separator: ", "))\n"
         s += "SHARING SCHEMES: gf256, csss257\n\nMETRICS\n"
-        for m in MetricCatalog.all { s += "  \(m.name.padding(toLength: 22, withPad: " ", startingAt: 0))[\(m.unit)] \(m.summary)\n" }
+        // Names are sized to the longest, never cut: they are copied into scenario files.
+        let metricWidth = (MetricCatalog.all.map(\.name.count) + SeriesCatalog.all.map(\.name.count)).max()! + 2
+        for m in MetricCatalog.all { s += "  \(m.name.padding(toLength: metricWidth, withPad: " ", startingAt: 0))[\(m.unit)] \(m.summary)\n" }
         s += "\nSERIES (\"series\": {\"every\": DURATION, \"metrics\": [...]}: sampled during each run)\n"
-        for m in SeriesCatalog.all { s += "  \(m.name.padding(toLength: 22, withPad: " ", startingAt: 0))[\(m.unit)] \(m.summary)\n" }
+        for m in SeriesCatalog.all { s += "  \(m.name.padding(toLength: metricWidth, withPad: " ", startingAt: 0))[\(m.unit)] \(m.summary)\n" }
         return s
     }
 }

@@ -37,7 +37,10 @@ extension RunCommand {
             folder.reuse = reusable(opened.records + (sameRun(finished, opened.header)?.records ?? []))
         } else if let finished {
             guard let more = o.addReplications else {
-                io.out("nothing to resume: \(dir) is a finished run (\(finished.records.count) runs); `grouper-sim run --add-replications R \(dir)` adds R replications per point\n")
+                let file = finished.scenarioFile.hasPrefix("builtin:") ? "" : InterruptNotice.shellQuoted(o.files.first ?? finished.scenarioFile) + " "
+                io.out("nothing to resume: \(dir) is a finished run (\(finished.records.count) runs); "
+                    + (finished.replications == nil ? "it ran with a precision target; run it again with a smaller --precision into a new folder for more replications\n"
+                        : "`grouper-sim run \(file)--add-replications 10 \(InterruptNotice.shellQuoted(dir))` adds 10 replications per point\n"))
                 return .ok
             }
             folder = try extended(finished, by: more, o, dir: dir, executor: executor)
@@ -143,5 +146,90 @@ extension RunCommand {
                 + "this file's is \(StableHash.hex(now))): a changed scenario cannot continue earlier runs. Run it into a new folder; nothing was written")
         }
         return loaded
+    }
+}
+
+/// `run FILE … --continue`: the same command run twice (a requeued cluster job) resumes its
+/// own unfinished run, or starts fresh when there is none.
+extension RunCommand {
+    /// The options of `--resume DIR` when DIR.partial holds the unfinished run of exactly this
+    /// command (scenario file bytes, seed, replications or precision, shard, engine); nil when
+    /// there is none (a fresh run); refused (exit 2, naming what differs) when it is another's.
+    static func ownUnfinishedRun(_ s: LoadedScenario, _ o: RunOptions, io: CLIOutput) throws -> RunOptions? {
+        guard o.point == nil else { return nil }
+        let dir = outputFolder(s, o, multiple: false)
+        let url = PartialRun.folder(for: OutputSafety.resolved(dir))
+        guard PartialRun.exists(url), let opened = try? PartialRun.open(at: url) else { return nil }
+        var mine = PartialRun.Header(s, engine: o.engine)
+        if let (i, n) = o.shard {
+            mine.shard = PartialRun.Shard(index: i, count: n, seedOverride: o.seed, replicationsOverride: o.replications,
+                                          precisionOverride: o.precision)
+        }
+        let theirs = opened.header
+        mine.models = theirs.models
+        guard mine != theirs else {
+            io.err("continuing the unfinished run in \(dir).partial (\(opened.records.count) runs kept)\n")
+            var r = o
+            r.resume = dir
+            r.out = dir
+            r.seed = nil; r.replications = nil; r.precision = nil; r.shard = nil; r.engineGiven = false; r.replace = false
+            r.startOrContinue = false
+            return r
+        }
+        var differs: [String] = []
+        if mine.scenarioHash != theirs.scenarioHash || mine.scenarioBytes != theirs.scenarioBytes {
+            differs.append("scenario (\(theirs.scenarioFile) there, FNV-1a 64 \(StableHash.hex(theirs.scenarioHash)); this one \(StableHash.hex(mine.scenarioHash)))")
+        }
+        if mine.engine != theirs.engine { differs.append("engine (\(theirs.engine.rawValue) there)") }
+        if mine.seed != theirs.seed { differs.append("seed (\(theirs.seed) there)") }
+        if mine.replications != theirs.replications { differs.append("replications (\(theirs.replications.map(String.init) ?? "a precision target") there)") }
+        if mine.precision != theirs.precision { differs.append("precision (\(theirs.precision.map { "\($0)" } ?? "none") there)") }
+        if mine.precisionMetrics != theirs.precisionMetrics, mine.precision != nil, theirs.precision != nil {
+            differs.append("precision metrics (\((theirs.precisionMetrics ?? []).joined(separator: ",")) there)")
+        }
+        if mine.shard != theirs.shard { differs.append("shard (\(theirs.shard.map { "\($0.index)/\($0.count) with its overrides" } ?? "none") there)") }
+        throw CLIError("run: --continue: \(url.path) holds an unfinished run of another command into \(dir), which differs in its "
+            + differs.joined(separator: ", ") + "; resume it with `grouper-sim run \(theirs.scenarioFile) --resume \(dir)`, "
+            + "or remove \(url.path) to start again; nothing was written")
+    }
+}
+
+/// Which metrics a precision target is checked on, and what the output says about them.
+extension RunCommand {
+    /// `--precision-metrics` names metrics of the scenario, and needs a precision target.
+    static func checkPrecisionMetrics(_ s: LoadedScenario, _ o: RunOptions) throws {
+        guard let names = o.precisionMetrics else { return }
+        guard o.precision != nil || s.base.precision != nil else {
+            throw CLIError("run: --precision-metrics names the metrics of a precision target; \(s.base.name) has none: add --precision X")
+        }
+        for n in names where !s.base.metrics.contains(n) {
+            throw CLIError("run: --precision-metrics: '\(n)' is not a metric of \(s.base.name)\(didYouMean(n, among: s.base.metrics)); "
+                + "its metrics: \(s.base.metrics.joined(separator: ", "))")
+        }
+    }
+
+    /// Warnings after a run with a precision target: a targeted metric that is 0 in more than
+    /// half the runs (a relative interval around a mean near 0 needs many runs, often the cap),
+    /// and points that stopped at different counts (common random numbers pair the points'
+    /// runs only up to the smallest count).
+    static func precisionNotes(_ s: LoadedScenario, _ records: [RunRecord]) -> String {
+        guard let p = s.base.precision, !records.isEmpty else { return "" }
+        var out = ""
+        for m in p.metrics {
+            guard let i = s.base.metrics.firstIndex(of: m) else { continue }
+            let zeros = records.filter { $0.metrics.indices.contains(i) && $0.metrics[i] == 0 }.count
+            if 2 * zeros > records.count {
+                out += "warning: \(s.base.name): the precision target's metric \(m) is 0 in \(zeros) of \(records.count) runs; "
+                    + "a relative interval around a mean near 0 needs many runs (often the cap): target other metrics with --precision-metrics\n"
+            }
+        }
+        var counts: [Int: Int] = [:]
+        for r in records { counts[r.point, default: 0] += 1 }
+        let values = counts.keys.sorted().map { counts[$0]! }
+        if let lo = values.min(), let hi = values.max(), lo != hi {
+            out += "note: \(s.base.name): the points stopped at different replication counts (\(lo) to \(hi)); common random numbers "
+                + "pair the points' runs only up to replication \(lo) (compare points with a fixed --replications to keep the pairing)\n"
+        }
+        return out
     }
 }

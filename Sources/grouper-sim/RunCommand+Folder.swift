@@ -39,7 +39,10 @@ extension RunCommand {
         let name = f.scenario.base.name
         let bar = ProgressBar(label: name, style: ProgressBar.style(o.progress, terminal: terminal), io: io)
         let session = keepingSession(f.executor, jobs: o.jobs, reuse: f.reuse, into: partial, bar: bar)
+        if let p = f.scenario.base.precision { bar.capped(at: f.scenario.points.count * p.maxReplications); bar.batch(1) }
         bar.begin(f.scenario.base.precision == nil ? plan.runs.count : f.scenario.points.count * f.scenario.base.precision!.minReplications)
+        InterruptNotice.set(.init(partial: partial.url, destination: f.destination, file: InterruptNotice.argument(f.scenario.source), progress: bar))
+        defer { InterruptNotice.set(nil) }
         let records: [RunRecord]
         do {
             if f.scenario.base.precision != nil {
@@ -49,7 +52,7 @@ extension RunCommand {
             }
         } catch {
             bar.finish()
-            let kept = " (the runs that finished are kept in \(partial.url.path); `grouper-sim run --resume \(f.destination)` continues)"
+            let kept = " (the runs that finished are kept in \(partial.url.path); `grouper-sim run \(InterruptNotice.shellQuoted(InterruptNotice.argument(f.scenario.source))) --resume \(InterruptNotice.shellQuoted(f.destination))` continues)"
             throw CLIError.from(error, "run: \(name): ").appending(kept)
         }
         bar.finish()
@@ -60,6 +63,7 @@ extension RunCommand {
                                             replace: o.replace || f.extendsItself)
         } catch { throw CLIError.from(error, "run: ") }
         partial.remove()
+        io.err(precisionNotes(f.scenario, records))
         io.out(result.summaryMarkdown + replaced(old, f.destination) + "\nwrote \(f.destination)/ (\(records.count) runs, fingerprint \(result.fingerprint.hex))\n")
         return records
     }
@@ -74,8 +78,11 @@ extension RunCommand {
         session.keep = { r in
             try partial.keep(r)
             interrupt?.count()
+            Interruption.slowDown()
         }
         session.progress = bar.update
+        session.reusedRuns = bar.reused
+        session.batch = bar.batch
         if bar.enabled { session.partial = bar.updatePartial }
         return session
     }
@@ -104,6 +111,14 @@ final class Interruption: @unchecked Sendable {
 
     static func fromEnvironment() -> Interruption? {
         ProcessInfo.processInfo.environment[variable].flatMap(Int.init).map(Interruption.init)
+    }
+
+    /// A test hook: with `GROUPER_SIM_TEST_KEEP_DELAY_MS=N`, each kept record is followed by
+    /// a pause of N ms, so that tests can send a signal while a run is under way.
+    static let delayVariable = "GROUPER_SIM_TEST_KEEP_DELAY_MS"
+    static let delay: Int? = ProcessInfo.processInfo.environment[delayVariable].flatMap { Int($0) }
+    static func slowDown() {
+        if let delay { usleep(UInt32(delay) * 1000) }
     }
 
     func count() {

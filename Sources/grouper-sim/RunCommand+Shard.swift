@@ -45,13 +45,22 @@ extension RunCommand {
         let bar = ProgressBar(label: f.scenario.base.name, style: ProgressBar.style(o.progress, terminal: terminal), io: io)
         let session = keepingSession(f.executor, jobs: o.jobs, reuse: f.reuse, into: partial, bar: bar)
         let points = f.scenario.points.indices.filter { $0 % n == i - 1 }.count
+        if precise ? points == 0 : runs.isEmpty {
+            io.err("warning: \(f.scenario.base.name): shard \(i) of \(n) holds no runs: "
+                + (precise ? "with a precision target shards split the sweep's points, and it has \(f.scenario.points.count); use --shard i/N with N ≤ \(f.scenario.points.count)"
+                           : "the scenario has \(plan.runs.count) runs; use --shard i/N with N ≤ \(plan.runs.count)")
+                + " (merge still needs this shard)\n")
+        }
+        if let p = f.scenario.base.precision { bar.capped(at: points * p.maxReplications); bar.batch(1) }
         bar.begin(precise ? points * f.scenario.base.precision!.minReplications : runs.count)
+        InterruptNotice.set(.init(partial: partial.url, destination: f.destination, file: InterruptNotice.argument(f.scenario.source), progress: bar))
+        defer { InterruptNotice.set(nil) }
         let records: [RunRecord]
         do {
             records = precise ? try PrecisionShard.records(plan, shard: i, of: n, session: session) : try session.execute(runs)
         } catch {
             bar.finish()
-            let kept = " (the runs that finished are kept in \(partial.url.path); `grouper-sim run --resume \(f.destination)` continues)"
+            let kept = " (the runs that finished are kept in \(partial.url.path); `grouper-sim run \(InterruptNotice.shellQuoted(InterruptNotice.argument(f.scenario.source))) --resume \(InterruptNotice.shellQuoted(f.destination))` continues)"
             throw CLIError.from(error, "run: \(f.scenario.base.name): ").appending(kept)
         }
         bar.finish()
@@ -64,6 +73,7 @@ extension RunCommand {
                                             writing: ResultOrigin(.shard, source: f.scenario.source, engine: f.engine), replace: o.replace)
         } catch { throw CLIError.from(error, "run: ") }
         partial.remove()
+        io.err(precisionNotes(f.scenario, records))
         io.out(replaced(old, f.destination).dropFirst() + (old == nil ? "" : "\n") + "wrote \(f.destination)/\(ShardFile.fileName) (shard \(i) of \(n): \(records.count) runs)\n")
         return records
     }

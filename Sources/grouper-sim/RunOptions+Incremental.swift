@@ -1,3 +1,4 @@
+import Foundation
 import Scenarios
 /// `--precision`, `--resume DIR` and `--add-replications R DIR` of `grouper-sim run`.
 extension RunOptions {
@@ -7,6 +8,13 @@ extension RunOptions {
                 throw CLIError("run: --precision must be a number between 0 and 1 (exclusive), the 95% half-width over the mean, e.g. 0.05; got '\(raw)'")
             }
             o.precision = v
+        }
+        if let raw = try l.option("--precision-metrics") {
+            let names = raw.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard !names.contains(where: \.isEmpty) else {
+                throw CLIError("run: --precision-metrics needs a comma-separated list of the scenario's metrics, got '\(raw)'")
+            }
+            o.precisionMetrics = names
         }
         o.resume = try l.option("--resume")
         o.addReplications = try l.int("--add-replications", in: 1...100_000)
@@ -22,7 +30,8 @@ extension RunOptions {
             throw CLIError("run: --resume continues an unfinished run and --add-replications extends a finished one; give one of them")
         }
         let given: [(String, Bool)] = [("--seed", o.seed != nil), ("--replications", o.replications != nil),
-                                       ("--precision", o.precision != nil), ("--out", o.out != nil), ("--shard", o.shard != nil),
+                                       ("--precision", o.precision != nil),
+                                       ("--precision-metrics", o.precisionMetrics != nil), ("--out", o.out != nil), ("--shard", o.shard != nil),
                                        ("--point", o.point != nil), ("--replication", o.replication != nil),
                                        ("--trace", o.trace != nil), ("--events", o.events != nil),
                                        ("--engine", o.engineGiven), ("--replace", o.replace)]

@@ -23,6 +23,10 @@ public struct RunSession: Sendable {
     public var keep: (@Sendable (RunRecord) throws -> Void)? = nil
     public var progress: @Sendable (_ done: Int, _ total: Int) -> Void = { _, _ in }
     public var partial: (@Sendable (_ done: Double, _ total: Int) -> Void)? = nil
+    /// Called before the runs start with how many of them are reused, not run (progress only).
+    public var reusedRuns: (@Sendable (Int) -> Void)? = nil
+    /// Called by `PrecisionRunner` as each batch (1, 2, …) starts (progress only).
+    public var batch: (@Sendable (Int) -> Void)? = nil
 
     public init(executor: any RunExecutor, jobs: Int) { self.executor = executor; self.jobs = jobs }
 
@@ -33,6 +37,7 @@ public struct RunSession: Sendable {
         let done = runs.count - todo.count
         let errors = FirstError()
         let progress = self.progress, partial = self.partial, keep = self.keep, total = runs.count
+        reusedRuns?(done)
         progress(done, total)
         let onRun: @Sendable (Int, Int) -> Void = { d, _ in progress(done + d, total) }
         var onPartial: (@Sendable (Double, Int) -> Void)? = nil

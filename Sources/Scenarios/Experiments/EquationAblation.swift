@@ -8,8 +8,9 @@ public struct EquationAblation: Sendable {
     /// Runs every step (identical assumption sets are run once).
     /// `known` results (e.g. of the two models at full precision) are used instead of a run;
     /// `p.replications` caps the others.
-    public static func run(_ p: EquationParameters, known: [(EquationAssumptions, EquationResult)] = [])
-        throws -> EquationAblation {
+    /// `tick` is called after each replication of any step (progress only).
+    public static func run(_ p: EquationParameters, known: [(EquationAssumptions, EquationResult)] = [],
+                           tick: (@Sendable () -> Void)? = nil) throws -> EquationAblation {
         let all = EquationAssumptions.ablationSteps
         var todo: [EquationAssumptions] = []
         for (_, a) in all where !(known.map(\.0) + todo).contains(where: { same($0, a, p) }) { todo.append(a) }
@@ -19,7 +20,7 @@ public struct EquationAblation: Sendable {
             var q = p
             q.model = pending[Int(i)]
             q.jobs = 1
-            return try ThesisEquations.run(q)
+            return try ThesisEquations.run(q, tick: tick)
         }
         let done = known + Array(zip(todo, results))
         let steps = all.map { label, a in (label, done.first { same($0.0, a, p) }!.1) }
@@ -27,6 +28,13 @@ public struct EquationAblation: Sendable {
     }
 
     /// Same runs: equal, or differing only in the reading of F when L = T (both read the same).
+    /// How many steps `run` runs (identical assumption sets run once).
+    public static func stepsToRun(_ p: EquationParameters) -> Int {
+        var todo: [EquationAssumptions] = []
+        for (_, a) in EquationAssumptions.ablationSteps where !todo.contains(where: { same($0, a, p) }) { todo.append(a) }
+        return todo.count
+    }
+
     static func same(_ a: EquationAssumptions, _ b: EquationAssumptions, _ p: EquationParameters) -> Bool {
         var x = a, y = b
         if p.offlineTime == p.ttl && !a.scheduledOffline && !b.scheduledOffline {

@@ -135,7 +135,8 @@ public enum ThesisEquations {
     }
 
     /// Runs replications in rounds until every reported count is within 5% (or the cap).
-    public static func run(_ p: EquationParameters) throws -> EquationResult {
+    /// `tick` is called after each replication (progress only).
+    public static func run(_ p: EquationParameters, tick: (@Sendable () -> Void)? = nil) throws -> EquationResult {
         try checkRealisable(p)
         let (warmUp, batch, measured) = plan(p)
         var reps: [ReplicationCounts] = []
@@ -143,7 +144,9 @@ public enum ThesisEquations {
             let next = min(roundSize(p), p.replications - reps.count)
             let indices = (reps.count..<(reps.count + next)).map { UInt64($0) }
             reps += try ParallelRunner.map(indices, jobs: p.jobs) { i in
-                try simulate(p, seed: replicationSeed(p, Int(i)), replication: Int(i), warmUp: warmUp, measured: measured)
+                let counts = try simulate(p, seed: replicationSeed(p, Int(i)), replication: Int(i), warmUp: warmUp, measured: measured)
+                tick?()
+                return counts
             }
             let result = summarise(p, reps, warmUp: warmUp, batch: batch, measured: measured)
             if result.rows.allSatisfy({ $0.simulated.isPrecise(relative: relativePrecision) })

@@ -12,7 +12,8 @@ extension PartialRun.Header {
             ("seed", ResultSet.integer(seed)),
             ("replications", replications.map(ScenarioSpec.int) ?? .null),
             ("precision_relative_ci95", precision.map { .number($0, text: "\($0)") } ?? .null),
-        ] + ModelIdentity.json(models) + (shard.map { [("shard", $0.json)] } ?? []))
+        ] + (precisionMetrics.map { [("precision_metrics", .array($0.map { .string($0) }))] } ?? [])
+          + ModelIdentity.json(models) + (shard.map { [("shard", $0.json)] } ?? []))
     }
 
     /// Reads a header; nil when `root` is not one.
@@ -32,6 +33,11 @@ extension PartialRun.Header {
         if let v = root["shard"] {
             guard let slice = PartialRun.Shard(json: v) else { return nil }
             shard = slice
+        }
+        if case .array(let names)? = root["precision_metrics"] {
+            var list: [String] = []
+            for n in names { guard case .string(let s) = n else { return nil }; list.append(s) }
+            precisionMetrics = list
         }
         models = ModelIdentity.read(root)
     }

@@ -24,6 +24,8 @@ public struct PartialRun: Sendable {
         public var replications: Int?
         /// The precision target's relative half-width (nil with fixed replications).
         public var precision: Double?
+        /// The metrics the precision target is checked on (nil with fixed replications).
+        public var precisionMetrics: [String]? = nil
         /// A `--shard i/N` run: which slice, and the overrides its `shard.json` records.
         public var shard: Shard? = nil
         /// The model identities of the builds that ran the kept records (and will run the rest).
@@ -38,6 +40,7 @@ public struct PartialRun: Sendable {
             seed = scenario.base.seed
             replications = scenario.base.precision == nil ? scenario.base.replications : nil
             precision = scenario.base.precision?.relativeCI95
+            precisionMetrics = scenario.base.precision?.metrics
             models = [ModelIdentity.current]
         }
 
@@ -49,7 +52,7 @@ public struct PartialRun: Sendable {
 
         /// `scenario` loaded from its file, with the overrides this run used.
         public func applied(to scenario: LoadedScenario) -> LoadedScenario {
-            scenario.overriding(seed: seed, replications: replications, precision: precision)
+            scenario.overriding(seed: seed, replications: replications, precision: precision, precisionMetrics: precisionMetrics)
         }
     }
 

@@ -11,8 +11,10 @@ public enum PrecisionRunner {
         var records: [[RunRecord]] = points.map { _ in [] }
         var going = Array(points.indices)
         var base = session
-        var doneBefore = 0
+        var doneBefore = 0, round = 0
         while !going.isEmpty {
+            round += 1
+            session.batch?(round)
             var runs: [ResolvedRun] = []
             var targets: [Int] = []
             for g in going {

@@ -22,8 +22,16 @@ public enum ShardMerge {
             guard s.engine == first.engine else {
                 throw MergeError(description: "merge: \(w) was run with --engine \(s.engine.rawValue), \(shards[0].where_) with --engine \(first.engine.rawValue); results of different engines cannot be merged")
             }
-            guard s.of == n, s.seed == first.seed, s.replications == first.replications, s.precision == first.precision else {
-                throw MergeError(description: "merge: \(w) was run with other --shard N, --seed, --replications or --precision than \(shards[0].where_)")
+            func show<T>(_ v: T?) -> String { v.map { "\($0)" } ?? "none" }
+            var differs: [String] = []
+            if s.of != n { differs.append("--shard i/\(s.of) (\(shards[0].where_): i/\(n))") }
+            if s.seed != first.seed { differs.append("--seed \(show(s.seed)) (\(shards[0].where_): \(show(first.seed)))") }
+            if s.replications != first.replications {
+                differs.append("--replications \(show(s.replications)) (\(shards[0].where_): \(show(first.replications)))")
+            }
+            if s.precision != first.precision { differs.append("--precision \(show(s.precision)) (\(shards[0].where_): \(show(first.precision)))") }
+            guard differs.isEmpty else {
+                throw MergeError(description: "merge: \(w) was run with other options than \(shards[0].where_): \(differs.joined(separator: ", "))")
             }
         }
         let ids = shards.map(\.file.shard).sorted()

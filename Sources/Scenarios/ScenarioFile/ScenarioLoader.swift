@@ -33,17 +33,21 @@ public struct LoadedScenario: Sendable {
     /// `--replications` replaces a precision target by a fixed count; `--precision` sets the
     /// target of the scenario's `precision` (or, without one, of all its metrics with the
     /// default bounds).
-    public func overriding(seed: UInt64?, replications: Int?, precision: Double? = nil) -> LoadedScenario {
+    /// `precision` without a precision block targets `precisionMetrics`, else the scenario's
+    /// first metric (all of them would let a heavy-tailed or mostly-zero count decide the run
+    /// time); with a block, `precisionMetrics` replaces the block's metrics.
+    public func overriding(seed: UInt64?, replications: Int?, precision: Double? = nil, precisionMetrics: [String]? = nil) -> LoadedScenario {
         var copy = self
         func apply(_ s: inout ScenarioSpec) {
             if let seed { s.seed = seed }
             if let replications { s.replications = replications; s.precision = nil }
             if let precision {
-                var p = s.precision ?? PrecisionSpec(metrics: s.metrics, relativeCI95: precision)
+                var p = s.precision ?? PrecisionSpec(metrics: Array(s.metrics.prefix(1)), relativeCI95: precision)
                 p.relativeCI95 = precision
                 s.precision = p
                 s.replications = p.maxReplications
             }
+            if let precisionMetrics, s.precision != nil { s.precision!.metrics = precisionMetrics }
         }
         apply(&copy.base)
         for i in copy.pointSpecs.indices { apply(&copy.pointSpecs[i]) }
@@ -60,7 +64,15 @@ public enum ScenarioLoader {
             throw ScenarioError(issues: [ScenarioIssue(file: source.label, path: "", message: "invalid JSON at \(error)")])
         }
         let reader = ScenarioReader(sink: sink)
-        guard let base = reader.read(tree), sink.isEmpty else { throw ScenarioError(issues: sink.issues) }
+        guard let base = reader.read(tree), sink.isEmpty else {
+            // A typo in a sweep path is reported together with the file's other problems.
+            let scratch = IssueSink(file: source.label)
+            if let sweep = tree["sweep"], let axes = ScenarioReader(sink: scratch).readSweep(Node(value: sweep, path: "sweep", sink: scratch)),
+               scratch.isEmpty {
+                checkSweepPaths(axes, tree: tree, sink: sink)
+            }
+            throw ScenarioError(issues: sink.issues)
+        }
         checkSweepPaths(base.sweep, tree: tree, sink: sink)
         checkOverlaps(base.sweep, sink: sink)
         guard sink.isEmpty else { throw ScenarioError(issues: sink.issues) }

@@ -30,12 +30,15 @@ enum CodecBench {
         return [("update", update), ("confirm", confirm)]
     }
 
+    /// The options `bench codec` takes (listed by `bench --help`).
+    static let options = ["--seconds", "--json"]
+
     static func run(_ args: [String], _ io: CLIOutput) throws -> ExitCode {
         var list = ArgumentList(args, command: "bench codec")
         if list.flag("--help") || list.flag("-h") { io.out(help); return .ok }
         let json = list.flag("--json")
         let secondsText = try list.option("--seconds")
-        try list.finish(known: ["--json", "--seconds", "--help"])
+        try list.finish(known: options + ["--help"])
         var minSeconds = 0.3
         if let t = secondsText {
             guard let v = Double(t), v > 0, v <= 60 else { throw CLIError("bench codec: --seconds must be in (0, 60], got '\(t)'") }

@@ -42,6 +42,8 @@ enum KernelBench {
         }
     }
 
+    /// The options `bench kernel` takes (listed by `bench --help`).
+    static let options = ["--pending", "--events", "--seed", "--json"]
     static let usage = "bench kernel [--pending N] [--events M] [--seed S] [--json]"
 
     static func parse(_ args: [String]) throws -> Options {
@@ -51,7 +53,7 @@ enum KernelBench {
         o.events = try list.int("--events", in: 1...1_000_000_000_000) ?? o.events
         o.seed = try list.uint64("--seed") ?? o.seed
         o.json = list.flag("--json")
-        try list.finish(known: ["--pending", "--events", "--seed", "--json"])
+        try list.finish(known: options)
         return o
     }
 

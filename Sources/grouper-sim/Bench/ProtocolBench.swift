@@ -49,6 +49,9 @@ enum ProtocolBench {
         #endif
     }
 
+    /// The options `bench protocol` takes (listed by `bench --help`; `--uncompacted` is a developer switch).
+    static let options = ["--devices", "--hours", "--days", "--seed", "--json"]
+
     static func run(_ args: [String], _ io: CLIOutput) throws -> ExitCode {
         var list = ArgumentList(args, command: "bench protocol")
         if list.flag("--help") || list.flag("-h") { io.out(help); return .ok }
@@ -58,7 +61,7 @@ enum ProtocolBench {
         let days = try list.int("--days", in: 1...60)
         let seed = try list.uint64("--seed") ?? 1
         let uncompacted = list.flag("--uncompacted")  // undocumented: SystemConfig.compactState off
-        try list.finish(known: ["--json", "--devices", "--hours", "--days", "--seed", "--uncompacted", "--help"])
+        try list.finish(known: options + ["--uncompacted", "--help"])
         if hoursOption != nil && days != nil { throw CLIError("bench protocol: give --hours or --days, not both") }
         let hours = days.map { $0 * 24 } ?? hoursOption ?? 8
         let loaded = try ScenarioLoader.load(ScenarioSource(label: "bench-protocol", text: scenario(devices: devices, hours: hours, seed: seed)))

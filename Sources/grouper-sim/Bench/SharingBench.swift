@@ -62,6 +62,9 @@ enum SharingBench {
         return "\(Int64(scaled) / 10).\(abs(Int64(scaled) % 10))"
     }
 
+    /// The options `bench sharing` takes (listed by `bench --help`).
+    static let options = ["--scheme", "--bytes", "--k", "--n", "--seconds", "--quick", "--json"]
+
     static func run(_ args: [String], _ io: CLIOutput) throws -> ExitCode {
         var list = ArgumentList(args, command: "bench sharing")
         if list.flag("--help") || list.flag("-h") { io.out(help); return .ok }
@@ -70,7 +73,7 @@ enum SharingBench {
         let bytes = try list.int("--bytes", in: 1...(64 << 20))
         let secondsText = try list.option("--seconds")
         let onlyK = try list.int("--k", in: 1...255), onlyN = try list.int("--n", in: 1...255)
-        try list.finish(known: ["--json", "--quick", "--scheme", "--bytes", "--seconds", "--k", "--n", "--help"])
+        try list.finish(known: options + ["--help"])
         var cases = thresholds.filter { (onlyK ?? $0.0) == $0.0 && (onlyN ?? $0.1) == $0.1 }
         if cases.isEmpty, let k = onlyK, let n = onlyN {
             if let v = ShareThreshold.sharingViolations(k: k, n: n).first { throw CLIError("bench sharing: --\(v)") }

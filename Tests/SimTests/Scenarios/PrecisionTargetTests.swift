@@ -112,7 +112,7 @@ import SimKernel
         #expect(throws: ShardMerge.MergeError.self) { try ShardMerge.merge(cut) }
     }
 
-    /// `--precision` sets the target of the scenario's block, or of all its metrics.
+    /// `--precision` sets the target of the scenario's block, or of its first metric.
     @Test func theCommandLineTargetOverridesOrAddsTheBlock() throws {
         let loose = try run(Self.text, jobs: 2, tag: "loose") { $0.precision = 0.5 }
         let md = String(decoding: loose["summary.md"]!, as: UTF8.self)
@@ -121,13 +121,13 @@ import SimKernel
                                                    with: #""replications": 2"#)
         let all = try run(fixed, jobs: 2, tag: "all") { $0.precision = 0.2 }
         let manifest = try JSONParser.parse(String(decoding: all["manifest.json"]!, as: UTF8.self))
-        #expect(manifest["precision"]?["metrics"] == .array([.string("messages_uploaded"), .string("converged")]))
+        #expect(manifest["precision"]?["metrics"] == .array([.string("messages_uploaded")]))
         #expect(manifest["precision"]?["max_replications"] == .number(500, text: "500"))
         // resolved.json reads back as the scenario that ran.
         let resolved = try JSONParser.parse(String(decoding: all["resolved.json"]!, as: UTF8.self))
         let point = JSONWriter.pretty(item(resolved["points"], 0)!["scenario"]!)
         let back = try ScenarioLoader.load(ScenarioSource(label: "r.json", text: point))
-        #expect(back.base.precision == PrecisionSpec(metrics: ["messages_uploaded", "converged"], relativeCI95: 0.2))
+        #expect(back.base.precision == PrecisionSpec(metrics: ["messages_uploaded"], relativeCI95: 0.2))
         // --replications replaces a target by a fixed count.
         let plain = try run(Self.text, jobs: 2, tag: "plain") { $0.replications = 3 }
         #expect(String(decoding: plain["runs.csv"]!, as: UTF8.self).split(separator: "\n").count == 7)

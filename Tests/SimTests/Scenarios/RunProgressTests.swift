@@ -35,7 +35,7 @@ import Testing
         bar.updatePartial(0.5, 2)
         #expect(c.err.contains("x [#######.......................] 0/2 runs 25%"))
         bar.update(2, 2)
-        #expect(c.err.hasSuffix("] 2/2 runs 100%  elapsed 0:00  ETA 0:00  "))
+        #expect(c.err.hasSuffix("] 2/2 runs 100%  elapsed 0:00  ETA 0:00\u{1B}[K"))
         bar.finish()
     }
 }
