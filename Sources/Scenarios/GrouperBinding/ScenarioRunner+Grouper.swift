@@ -10,6 +10,8 @@ import GrouperModel
 public struct GrouperExecutor: RunExecutor {
     /// `SystemConfig.compactState` of every run (off only in tests that compare both).
     public var compactState: Bool
+    /// Called with the run's system before it starts (`grouper-sim timeline` observes it there).
+    public var onSystem: (@Sendable (GrouperSystem) -> Void)? = nil
     public init(compactState: Bool = true) { self.compactState = compactState }
 
     /// The event kinds `--event-kinds` may name.
@@ -22,6 +24,7 @@ public struct GrouperExecutor: RunExecutor {
         config.compactState = compactState
         let grouper = try GrouperRun(config: config, runIndex: run.index, logging: run.tracePath != nil)
         let system = grouper.system
+        onSystem?(system)
         system.timingsSince = SimTime.zero + spec.warmup
         let events = try run.events.map { try EventTraceFile(request: $0, run: run) }
         system.traceEvents(to: events?.sink)

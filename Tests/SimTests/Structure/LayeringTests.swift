@@ -9,7 +9,7 @@ import Testing
 @Suite struct LayeringTests {
     /// Lowest first.
     static let layers = ["Format", "Catalogs", "ScenarioFile", "Plan", "Execution",
-                         "GrouperBinding", "Reports", "Shrink", "Explore", "Experiments"]
+                         "GrouperBinding", "Timeline", "Reports", "Shrink", "Explore", "Experiments"]
 
     static let sources = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
