@@ -27,7 +27,7 @@ extension GrouperSystem {
         targets[i] = t
     }
 
-    /// Calls `observer` with every message a device creates (normal, confirm and resend), as
-    /// it is made; nil stops. Observing changes nothing in the run.
+    /// Calls `observer` with every message a device creates (normal, confirm and resend, and
+    /// the copy under a new id that a multicast re-upload sends), as it is made; nil stops. Observing changes nothing in the run.
     public func observeMessages(_ observer: ((GrouperMessage) -> Void)?) { world.messageObserver = observer }
 }

@@ -63,10 +63,10 @@ function ut(u){if(u<=U[0])return T[0]+(u-U[0]);if(u>=U[U.length-1])return T[T.le
 const L=64,TOP=34,LH=44;let W=800;
 function X(t){return L+(tu(t)-S.v0)/(S.v1-S.v0)*W;}
 // ---- lanes ----
-let Y={},H={};
-function layoutLanes(){Y={};H={};let y=TOP+4;const rows={};spans.forEach(s=>rows[s.lane]=Math.max(rows[s.lane]||0,Math.min(s.row,15)+1));
+let Y={},H={},GAP={};
+function layoutLanes(){Y={};H={};GAP={};let y=TOP+4;const rows={};spans.forEach(s=>rows[s.lane]=Math.max(rows[s.lane]||0,s.row+1));
   let prevKind=null;for(const l of lanes){if(S.hidden.has(l.i))continue;if(prevKind&&prevKind!==l.kind)y+=10;prevKind=l.kind;
-    const h=l.kind==='server'?Math.max(LH,16+4*(rows[l.i]||0)):LH;Y[l.i]=y;H[l.i]=h;y+=h;}return y+8;}
+    const r=rows[l.i]||0;const h=l.kind==='server'?Math.max(LH,16+Math.min(4*r,200)):LH;GAP[l.i]=r?Math.min(4,(h-16)/r):4;Y[l.i]=y;H[l.i]=h;y+=h;}return y+8;}
 function yMid(l){return Y[l]+H[l]/2;}
 function el(tag,attrs,parent,text){const e=document.createElementNS(NS,tag);for(const k in attrs)e.setAttribute(k,attrs[k]);if(text!==undefined)e.textContent=text;parent.appendChild(e);return e;}
 function msgShown(ids){if(!S.objects)return true;return ids.some(i=>S.objects.has(msgs[i].object));}
@@ -93,10 +93,10 @@ function draw(){const svg=document.getElementById('svg');const box=document.getE
   const ga=el('g',{id:'aggregates'},body);let amax=1;aggs.forEach(a=>amax=Math.max(amax,a.n));aggs.forEach((a,i)=>{if(Y[a.lane]===undefined||!visible(a.s,a.e))return;
     const h=Math.max(2,(H[a.lane]-4)*a.n/amax);el('rect',{class:'aggregate',x:X(a.s),y:Y[a.lane]+H[a.lane]-2-h,width:Math.max(1,X(a.e)-X(a.s)-1),height:h,fill:'rgba(75,85,99,.35)','data-k':'agg','data-i':i},ga);});
   // share spans
-  const gs=el('g',{id:'spans'},body);spans.forEach((s,i)=>{if(!spanShown(s)||!visible(s.s,s.e))return;const y=Y[s.lane]+7+4*Math.min(s.row,15)%Math.max(4,H[s.lane]-10);
+  const gs=el('g',{id:'spans'},body);spans.forEach((s,i)=>{if(!spanShown(s)||!visible(s.s,s.e))return;const y=Y[s.lane]+8+GAP[s.lane]*s.row;
     const c=COL[msgs[s.m].type]||COL[''];const x0=X(s.s),x1=Math.max(X(s.e),x0+1.5);
     el('line',{class:'span'+hlCls([s.m]),x1:x0,x2:x1,y1:y,y2:y,stroke:c,'data-k':'span','data-i':i,opacity:s.recv?0.6:0.9},gs);
-    if(s.end==='restart')el('text',{x:x1-4,y:y+4,class:'mark',fill:'#dc2626'},gs,'✕');
+    if(s.end==='restart')el('text',{x:x1-4,y:y+4,class:'mark',fill:'#dc2626'},gs,'×');
     else if(s.end==='ttl'||s.end==='replaced')el('line',{x1:x1,x2:x1,y1:y-3,y2:y+3,stroke:c},gs);});
   // arrows
   const gr=el('g',{id:'arrows'},body);arrows.forEach((a,i)=>{if(!arrowShown(a))return;const end=a.r>=0?a.r:a.a;if(!visible(a.s,end))return;
@@ -107,8 +107,8 @@ function draw(){const svg=document.getElementById('svg');const box=document.getE
     const wide=a.r>=0&&X(a.r)-X(a.s)>3;
     el('line',Object.assign({class:'arrow req ep-'+a.ep+' out-'+a.out+cl,x1:X(a.s),y1:yd,x2:X(a.a),y2:ys,stroke:c,'data-k':'arrow','data-i':i},faint&&!wide?fa:Object.assign({'marker-end':'url(#h'+hk+')'},fa)),gr);
     if(a.r>=0&&(a.out==='error'||a.out==='late'||(a.out==='ok'&&wide)))el('line',{class:'arrow reply out-'+a.out+cl,x1:X(a.a),y1:ys,x2:X(a.r),y2:yd,stroke:a.out==='ok'?c:'#dc2626','data-k':'arrow','data-i':i},gr);
-    if(a.out==='refused')el('text',{x:X(a.a)-4,y:ys+4,class:'mark',fill:'#dc2626','data-k':'arrow','data-i':i},gr,'✕');
-    if(a.out==='timed-out'){el('text',{x:X(a.a)-4,y:ys+4,class:'mark',fill:'#111','data-k':'arrow','data-i':i},gr,'✕');if(a.r>=0)el('text',{x:X(a.r)-5,y:yd-4,class:'mark',fill:'#111'},gr,'⌛');}
+    if(a.out==='refused')el('text',{x:X(a.a)-4,y:ys+4,class:'mark',fill:'#dc2626','data-k':'arrow','data-i':i},gr,'×');
+    if(a.out==='timed-out'){el('text',{x:X(a.a)-4,y:ys+4,class:'mark',fill:'#111','data-k':'arrow','data-i':i},gr,'×');if(a.r>=0)el('text',{x:X(a.r)-5,y:yd-4,class:'mark',fill:'#111'},gr,'t/o');}
     if(a.out==='late')el('text',{x:X(a.r)-5,y:yd-4,class:'mark',fill:'#dc2626','data-k':'arrow','data-i':i},gr,'late');
     if(a.out==='error')el('text',{x:X(a.a)+2,y:ys-3,class:'mark',fill:'#dc2626'},gr,'!');
     if(a.re)el('circle',{cx:X(a.s),cy:yd,r:3,fill:'#ea580c'},gr);});
@@ -187,7 +187,7 @@ function setup(){const tb=document.getElementById('toolbar');
   const lg=document.getElementById('legend');const sw=(c,t)=>{const s=document.createElement('span');s.innerHTML=`<i style="background:${c}"></i>`;s.append(t);lg.appendChild(s);};
   ['update','delete','confirm','resend','mixed'].forEach(t=>sw(COL[t],t));sw(COL[''],'list/get/notify without message');sw(COL.push,'push');
   for(const k in BAND)sw(BAND[k],k==='blackholed'?'blackholed (requests time out)':k==='refusing'?'down, refusing':k);
-  const p=document.createElement('p');p.textContent='Lines device→server: requests; dashed back: answers. ✕ refused or timed out (⌛ where the device gave up), "late": served but answered after the timeout, ! error. Thick bars on server lanes: shares, from put to deletion (| TTL or replaced, ✕ lost in a restart, faint: re-uploaded for one device). Orange dashed curves: a resend request and the re-upload answering it; orange dot: a re-upload. Diamonds: checker findings (red safety, amber liveness, purple server); triangles: writes. Grey bars: items counted, not drawn.';lg.appendChild(p);}
+  const p=document.createElement('p');p.textContent='Lines device→server: requests; dashed back: answers. × refused or timed out (t/o where the device gave up), "late": served but answered after the timeout, ! error. Thick bars on server lanes: shares, from put to deletion (| TTL or replaced, × lost in a restart, faint: re-uploaded for one device). Orange dashed curves: a resend request and the re-upload answering it; orange dot: a re-upload. Diamonds: checker findings (red safety, amber liveness, purple server); triangles: writes. Grey bars: items counted, not drawn.';lg.appendChild(p);}
 buildMap();fit();setup();draw();addEventListener('resize',draw);
 """#
 }

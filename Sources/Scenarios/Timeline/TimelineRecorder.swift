@@ -22,6 +22,8 @@ final class TimelineRecorder: @unchecked Sendable {
     private var arrowByRequest: [Int: Int] = [:]
     private var messageCache: [String: (type: String, sender: Int?, sequence: Int, object: String, content: String, receiver: String)] = [:]
     private var deviceByNode: [String: Int] = [:]
+    /// Normal messages seen (sender node # sequence), and the ids of multicast re-upload copies.
+    private var normalSeen = Set<String>(), copies = Set<String>()
     /// Notify requests that reached a server: (time, server), for the pushes they cause.
     private var notifies: [(time: Int64, server: Int)] = []
     /// Resend requests put: (arrow, requester, sender device, range).
@@ -50,6 +52,7 @@ final class TimelineRecorder: @unchecked Sendable {
         for (i, node) in system.nodeIDs.enumerated() where i < devices { deviceByNode[node] = i }
         system.observeEvents { [unowned self] time, target, event in self.observe(time.nanoseconds, target, event) }
         system.observeMessages { [unowned self] m in
+            if m.type.isNormal, !self.normalSeen.insert(m.sender + "#\(m.sequence)").inserted { self.copies.insert(m.messageID) }
             if self.messageCache[m.messageID] == nil {
                 self.messageCache[m.messageID] = (m.type.rawValue, self.deviceByNode[m.sender], m.sequence, m.objectID, m.content, m.receiver)
             }
@@ -189,7 +192,9 @@ final class TimelineRecorder: @unchecked Sendable {
             endpoint = .put
             var seen = Set<String>()
             for u in ups where seen.insert(u.messageID).inserted { ids.append(u.messageID) }
-            reupload = ups.contains { u in u.receiver != nil && (info(u.messageID).type == "update" || info(u.messageID).type == "delete") }
+            reupload = ups.contains { u in
+                copies.contains(u.messageID) || u.receiver != nil && (info(u.messageID).type == "update" || info(u.messageID).type == "delete")
+            }
             detail = "put \(ups.count) share(s)"
         case .transferList: endpoint = .list; detail = "list share ids"
         case .transferGet(let g): endpoint = .get; detail = "get \(g.count) share(s)"
@@ -238,10 +243,11 @@ final class TimelineRecorder: @unchecked Sendable {
         var linked = Set<Int>()
         for mid in ids {
             let m = info(mid)
-            guard m.sender == device else { continue }
-            if let r = resends.last(where: { $0.sender == device && $0.range.contains(m.sequence) }), linked.insert(r.arrow).inserted {
+            guard let sender = m.sender else { continue }
+            if let r = resends.last(where: { $0.sender == sender && $0.range.contains(m.sequence) }), linked.insert(r.arrow).inserted {
                 rec.links.append(TimelineLink(from: r.arrow, to: id,
-                                              detail: "D\(r.requester + 1) asked D\(device + 1) to resend \(r.range.lowerBound)-\(r.range.upperBound)"))
+                                              detail: "D\(r.requester + 1) asked D\(sender + 1) to resend \(r.range.lowerBound)-\(r.range.upperBound)"
+                                                + (sender == device ? "" : "; D\(device + 1) answers")))
             }
         }
     }
