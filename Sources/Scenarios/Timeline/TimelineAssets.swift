@@ -15,7 +15,7 @@ header{padding:8px 12px;border-bottom:1px solid #ddd}h1{font-size:17px;margin:0 
 #tip{position:fixed;pointer-events:none;background:#111827;color:#fff;padding:4px 7px;border-radius:4px;font-size:12px;white-space:pre;display:none;z-index:10;max-width:520px}
 #legend span{display:inline-block;margin:0 10px 3px 0}#legend i{display:inline-block;width:18px;height:10px;margin-right:4px;vertical-align:middle}
 svg text{font:11px system-ui,sans-serif}.lanelabel{font-weight:600;font-size:12px}.tick{fill:#374151}.gap{fill:#6b7280;font-size:10px}
-.arrow{stroke-width:1.4}.arrow.reply{stroke-dasharray:4 2;stroke-width:1}.span{stroke-width:3}.dim{opacity:.12}.hl{stroke-width:3.2!important;opacity:1}
+.arrow{stroke-width:1.4}.arrow.reply{stroke-dasharray:4 2;stroke-width:1}.dim{opacity:.12}.hl{stroke-width:3.2!important;opacity:1}
 .link{fill:none;stroke:#ea580c;stroke-width:1.6;stroke-dasharray:6 3}.mark{font-weight:700;font-size:12px}
 .marker.finding path{stroke:#111;stroke-width:1}.flash path{stroke:#facc15!important;stroke-width:4!important}
 """#
@@ -66,7 +66,7 @@ function X(t){return L+(tu(t)-S.v0)/(S.v1-S.v0)*W;}
 let Y={},H={},GAP={};
 function layoutLanes(){Y={};H={};GAP={};let y=TOP+4;const rows={};spans.forEach(s=>rows[s.lane]=Math.max(rows[s.lane]||0,s.row+1));
   let prevKind=null;for(const l of lanes){if(S.hidden.has(l.i))continue;if(prevKind&&prevKind!==l.kind)y+=10;prevKind=l.kind;
-    const r=rows[l.i]||0;const h=l.kind==='server'?Math.max(LH,16+Math.min(4*r,200)):LH;GAP[l.i]=r?Math.min(4,(h-16)/r):4;Y[l.i]=y;H[l.i]=h;y+=h;}return y+8;}
+    const r=rows[l.i]||0;const h=l.kind==='server'?Math.max(LH,16+Math.min(4*r,110)):LH;GAP[l.i]=r?Math.min(4,(h-16)/r):4;Y[l.i]=y;H[l.i]=h;y+=h;}return y+8;}
 function yMid(l){return Y[l]+H[l]/2;}
 function el(tag,attrs,parent,text){const e=document.createElementNS(NS,tag);for(const k in attrs)e.setAttribute(k,attrs[k]);if(text!==undefined)e.textContent=text;parent.appendChild(e);return e;}
 function msgShown(ids){if(!S.objects)return true;return ids.some(i=>S.objects.has(msgs[i].object));}
@@ -95,11 +95,16 @@ function draw(){const svg=document.getElementById('svg');const box=document.getE
   // share spans
   const gs=el('g',{id:'spans'},body);spans.forEach((s,i)=>{if(!spanShown(s)||!visible(s.s,s.e))return;const y=Y[s.lane]+8+GAP[s.lane]*s.row;
     const c=COL[msgs[s.m].type]||COL[''];const x0=X(s.s),x1=Math.max(X(s.e),x0+1.5);
-    el('line',{class:'span'+hlCls([s.m]),x1:x0,x2:x1,y1:y,y2:y,stroke:c,'data-k':'span','data-i':i,opacity:s.recv?0.6:0.9},gs);
+    el('line',{class:'span'+hlCls([s.m]),x1:x0,x2:x1,y1:y,y2:y,stroke:c,'data-k':'span','data-i':i,opacity:s.recv?0.6:0.9,'stroke-width':Math.max(1,Math.min(3,GAP[s.lane]))},gs);
     if(s.end==='restart')el('text',{x:x1-4,y:y+4,class:'mark',fill:'#dc2626'},gs,'×');
     else if(s.end==='ttl'||s.end==='replaced')el('line',{x1:x1,x2:x1,y1:y-3,y2:y+3,stroke:c},gs);});
   // arrows
-  const gr=el('g',{id:'arrows'},body);arrows.forEach((a,i)=>{if(!arrowShown(a))return;const end=a.r>=0?a.r:a.a;if(!visible(a.s,end))return;
+  const gr=el('g',{id:'arrows'},body);
+  // Many requests without a message (polls, notifies) in view: short ticks on the device lane
+  // instead of lines across every lane between it and the server.
+  let nf=0;arrows.forEach(a=>{if(!a.type&&a.out==='ok'&&a.ep!=='push'&&arrowShown(a)&&visible(a.s,a.r>=0?a.r:a.a))nf++;});const dense=nf>150;
+  arrows.forEach((a,i)=>{if(!arrowShown(a))return;const end=a.r>=0?a.r:a.a;if(!visible(a.s,end))return;
+    if(dense&&!a.type&&a.out==='ok'&&a.ep!=='push'){const yd0=yMid(a.dev),dn=yd0<yMid(a.srv)?1:-1;el('line',{class:'arrow tick-'+a.ep,x1:X(a.s),x2:X(a.s),y1:yd0,y2:yd0+dn*8,stroke:COL[''],opacity:.5,'data-k':'arrow','data-i':i},gr);return;}
     const c=COL[a.ep==='push'?'push':a.type]||COL[''];const hk=a.ep==='push'?'push':(a.type||'none');const cl=hlCls(a.m);
     const yd=yMid(a.dev),ys=yMid(a.srv);
     const faint=!a.type&&a.out==='ok';const fa=faint?{opacity:.35,'stroke-width':.8}:{};
