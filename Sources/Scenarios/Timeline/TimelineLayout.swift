@@ -36,7 +36,7 @@ public struct TimelineOptions: Equatable, Sendable {
     /// Objects whose messages to show; nil: all.
     public var objects: [String]?
     /// At most this many arrows, spans and write markers drawn one by one.
-    public var maxArrows = 2000, maxSpans = 2000, maxWrites = 400
+    public var maxArrows = 2000, maxSpans = 2000, maxWrites = 400, maxBands = 2000
     /// Time buckets per lane for what does not fit.
     public var buckets = 120
     public init() {}
@@ -71,10 +71,21 @@ public enum TimelineLayout {
         func inWindow(_ a: Int64, _ b: Int64) -> Bool { b >= from && a <= to }
         func objectsMatch(_ objs: [String]) -> Bool { objectSet.map { s in objs.contains(where: s.contains) } ?? true }
         let lanes = r.lanes.indices.filter(laneShown)
-        let bands = r.bands.filter { b in inWindow(b.start, b.end) && (b.lane.map(laneShown) ?? true) }
+        var bands = r.bands.filter { b in inWindow(b.start, b.end) && (b.lane.map(laneShown) ?? true) }
+        var notes: [String] = []
+        var aggregates: [TimelineAggregate] = []
         let findingIDs = Set(r.markers.filter { $0.kind == .finding }.flatMap(\.messageIDs))
         let focus = o.from == nil && o.to == nil ? w.focus : from
         func distance(_ t: Int64) -> Int64 { t >= focus ? t - focus : focus - t }
+
+        // Bands: the settle period and those nearest the focus.
+        if bands.count > o.maxBands {
+            let order = bands.indices.sorted { (bands[$0].lane == nil ? 0 : 1, distance(bands[$0].start), $0)
+                < (bands[$1].lane == nil ? 0 : 1, distance(bands[$1].start), $1) }
+            let keep = Set(order.prefix(o.maxBands))
+            notes.append("\(bands.count - o.maxBands) of \(bands.count) offline and outage periods in this window are not drawn (cap \(o.maxBands)).")
+            bands = bands.indices.filter { keep.contains($0) }.map { bands[$0] }
+        }
 
         // Arrows.
         var arrows = r.arrows.filter { a in
@@ -87,8 +98,6 @@ public enum TimelineLayout {
             if a.outcome != .ok || linked.contains(a.id) { return 1 }
             return 2
         }
-        var notes: [String] = []
-        var aggregates: [TimelineAggregate] = []
         let bucket = max(1, (to - from) / Int64(max(1, o.buckets)))
         func aggregate<T>(_ dropped: [T], what: String, lane: (T) -> Int, time: (T) -> Int64) {
             var counts: [Int: [Int64: Int]] = [:]

@@ -109,6 +109,12 @@ import SimKernel
         #expect(capped.arrows.count == n - 1)
         #expect(capped.aggregates.filter { $0.what == "requests" }.reduce(0) { $0 + $1.count } == 1)
         #expect(capped.notes.count == 1 && capped.notes[0].hasPrefix("1 of \(n) requests"))
+        // Bands likewise: D2's offline period and S1's refusal.
+        var b = TimelineOptions()
+        b.from = 0; b.maxBands = 2
+        #expect(TimelineLayout.layout(r, b).bands.count == 2 && TimelineLayout.layout(r, b).notes.isEmpty)
+        b.maxBands = 1
+        #expect(TimelineLayout.layout(r, b).bands.count == 1 && TimelineLayout.layout(r, b).notes.count == 1)
         // The finding's message's requests are kept first.
         let ids = Set(r.markers.filter { $0.kind == .finding }.flatMap(\.messageIDs))
         o.maxArrows = 1
@@ -125,18 +131,20 @@ import SimKernel
         #expect(TimelineLayout.rows([s(0, 10), s(5, 20), s(10, 30), s(0, 10, lane: 3), s(21, 22)]) == [0, 1, 0, 0, 1])
     }
 
+    static let resendText = """
+        {"format": 1, "name": "tl-resend", "seed": 5, "duration": "4h",
+         "group": {"devices": 2, "k": 1, "n": 1, "s": 1, "ttl": "1h", "sweep_period": "60s", "aligned_sweeps": true},
+         "workload": {"objects": 3, "object_size": 16,
+                      "writes": [{"device": 1, "at": "10min", "object": 1}, {"device": 1, "at": "150min", "object": 2}]},
+         "schedule": [{"at": "5min", "device": 2, "do": "offline"}, {"at": "2h", "device": 2, "do": "online"}],
+         "metrics": ["messages_uploaded"], "require": []}
+        """
+
     /// D2 misses o1 while away (its share is deleted); D1's write of o2 after D2 is back shows
     /// the gap; D2's resend request is answered by a re-upload of o1 to D2, which the timeline
     /// links, and D2 converges.
     @Test func resendLinkedToReupload() throws {
-        let text = """
-            {"format": 1, "name": "tl-resend", "seed": 5, "duration": "4h",
-             "group": {"devices": 2, "k": 1, "n": 1, "s": 1, "ttl": "1h", "sweep_period": "60s", "aligned_sweeps": true},
-             "workload": {"objects": 3, "object_size": 16,
-                          "writes": [{"device": 1, "at": "10min", "object": 1}, {"device": 1, "at": "150min", "object": 2}]},
-             "schedule": [{"at": "5min", "device": 2, "do": "offline"}, {"at": "2h", "device": 2, "do": "online"}],
-             "metrics": ["messages_uploaded"], "require": []}
-            """
+        let text = Self.resendText
         let r = try Self.record(text)
         try #require(!r.links.isEmpty)
         let l = r.links[0]
@@ -148,6 +156,31 @@ import SimKernel
         #expect(r.spans.contains { $0.messageID == o1.messageID && $0.receiver == "D2" && $0.start > request.sent })
         #expect(l.detail == "D2 asked D1 to resend 1-1")
         #expect(!r.markers.contains { $0.kind == .finding })
+    }
+
+    /// A multicast re-upload is a copy under a new message id: its shares are still drawn as
+    /// the message they copy (type, sender, sequence, object) and its put as a re-upload.
+    @Test func multicastReuploadCopiesKeepTheirMessage() throws {
+        let text = Self.resendText.replacingOccurrences(of: "\"require\": []",
+                                                        with: "\"require\": [], \"protocol\": {\"recovery\": {\"multicast_reuploads\": true}}")
+        let r = try Self.record(text)
+        let o1 = r.spans.filter { $0.object == "o1" }
+        #expect(Set(o1.map(\.messageID)).count >= 2, "the original and its copy")
+        #expect(r.spans.allSatisfy { !$0.type.isEmpty })
+        #expect(r.arrows.contains { $0.endpoint == .put && $0.reupload && $0.objects == ["o1"] && $0.type == "update" })
+    }
+
+    /// Watching a run changes nothing in it: the same fingerprint and checker verdicts.
+    @Test func observingChangesNothing() throws {
+        let loaded = try ScenarioLoader.load(ScenarioSource(label: "t.json", text: Self.resendText))
+        let run = RunPlan(loaded).runs[0]
+        let plain = try GrouperExecutor().execute(run)
+        let recorder = TimelineRecorder(scenario: "t", point: 0, replication: 0, seed: run.seed, end: 0, sharing: "", ttl: 0)
+        var watched = GrouperExecutor()
+        watched.onSystem = { recorder.attach($0) }
+        let seen = try watched.execute(run)
+        #expect(!recorder.rec.arrows.isEmpty)
+        #expect(plain.fingerprint == seen.fingerprint && plain.checkers == seen.checkers)
     }
 
     @Test func renumbering() {
