@@ -51,6 +51,10 @@ public final class Simulation<Event> {
     @exclusivity(unchecked) @usableFromInline var stopRequested = false
     /// Optional trace of every delivered event (JSON Lines). nil = off: one nil check per event.
     @exclusivity(unchecked) public var trace: TraceSink?
+    /// Optional observer of every event about to be delivered: time, target and the event
+    /// (a copy). For tools that draw a run (`grouper-sim timeline`); it must not change the
+    /// simulation. nil = off: one nil check per event.
+    @exclusivity(unchecked) public var observer: ((SimTime, ComponentID, Event) -> Void)?
     /// RNG state accessors mixed into `fingerprint()`, in registration order.
     var fingerprintSources: [() -> Xoshiro256StarStar] = []
     /// Hash of the ordered event stream (time, seq, target) so far.
@@ -112,6 +116,7 @@ public final class Simulation<Event> {
         _eventsProcessed &+= 1
         _eventStreamHash.mix(time: time.nanoseconds, seq: handle.seq, target: delivery.target.index)
         if let sink = trace { traceDelivery(sink, seq: handle.seq, target: delivery.target, event: delivery.event) }
+        if let observer { observer(time, delivery.target, delivery.event) }
         let entry = entries[Int(delivery.target.index)]
         entry.type.deliver((consume delivery).event, to: entry.object, in: self)   // handed over
         return true

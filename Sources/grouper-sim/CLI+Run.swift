@@ -399,6 +399,11 @@ public enum RunCommand {
             let engine = o.engine == .grouper ? "" : " --engine \(o.engine.rawValue)"
             let reps = (o.replications.map { " --replications \($0)" } ?? "") + (o.precision.map { " --precision \($0)" } ?? "")
             io.err("replay: grouper-sim run \(scenario.source.label.hasPrefix("builtin:") ? String(scenario.source.label.dropFirst(8)) : scenario.source.label) --seed \(scenario.base.seed)\(reps) --point \(r.point) --replication \(r.replication)\(engine)\n")
+            if o.engine == .grouper && scenario.pointSpecs[r.point].architecture == .grouper {
+                let reps = o.replications ?? (r.replication >= scenario.base.replications ? r.replication + 1 : nil)
+                io.err("timeline: " + TimelineCommand.command(scenario.source.label, seed: scenario.base.seed, replications: reps,
+                                                              point: r.point, replication: r.replication) + "\n")
+            }
         }
         return ExitCode.checkers(records)
     }

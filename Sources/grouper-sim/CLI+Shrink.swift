@@ -135,7 +135,20 @@ public enum ShrinkCommand {
         }
         io.out("shrunk \(name) (point \(o.point), replication \(o.replication)) in \(shrinker.runs) runs: \(ScenarioShrinker.size(result.spec))\n")
         io.out("still fails \(goal.checker) the same way\nwrote \(out)\nreplay: \(replay(out, result))\n")
+        writeTimeline(text, out: out, replication: result.replication, io: io)
         return .ok
+    }
+
+    /// Draws the shrunk scenario's failing run beside it (`<out>-timeline.html`, docs/timeline.md);
+    /// a page that cannot be written is said on stderr, the shrunk file stands.
+    static func writeTimeline(_ text: String, out: String, replication: Int, io: CLIOutput) {
+        let path = (out.hasSuffix(".json") ? String(out.dropLast(5)) : out) + "-timeline.html"
+        let cmd = "grouper-sim timeline \(out) --point 0 --replication \(replication)"
+        do {
+            let spec = try ScenarioLoader.load(ScenarioSource(label: out, text: text)).pointSpecs[0]
+            try TimelineRun.writePage(spec, point: 0, replication: replication, to: path, command: cmd)
+            io.out("timeline: \(path)\n")
+        } catch { io.err("shrink: the timeline was not written: \(error)\n") }
     }
 
     /// The command that replays the shrunk file's failing run.

@@ -77,6 +77,7 @@ public enum GrouperCLI {
     /// All subcommands, in the order `--help` lists them.
     public static var commands: [CLICommand] {
         [runCommand, validateCommand, listCommand, mergeCommand, shrinkCommand, exploreCommand, reproduceCommand, thesisEquationsCommand, benchCommand]
+            + [timelineCommand]
     }
 
     public static var usage: String {

@@ -124,6 +124,7 @@ extension DeviceNode {
             copy.isReupload = true
             if config.recovery.multicastReuploads {
                 copy.message.messageID = MessageIDGenerator.make(using: &rng)
+                world.messageObserver?(copy.message)
                 copy.shareReceiver = nil
             } else {
                 copy.shareReceiver = receiver

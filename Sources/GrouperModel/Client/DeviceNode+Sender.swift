@@ -27,9 +27,11 @@ extension DeviceNode {
 
     func makeMessage(_ type: MessageType, content: String, sequence: Int, objectID: String, receiver: String,
                      _ ctx: some DeviceContext) -> GrouperMessage {
-        GrouperMessage(type: type, content: content, sequence: sequence, objectClass: "Record",
-                       objectID: objectID, receiver: receiver, sender: node, email: email, name: "D\(index)",
-                       sendTime: nowSeconds(ctx), messageID: MessageIDGenerator.make(using: &rng))
+        let m = GrouperMessage(type: type, content: content, sequence: sequence, objectClass: "Record",
+                               objectID: objectID, receiver: receiver, sender: node, email: email, name: "D\(index)",
+                               sendTime: nowSeconds(ctx), messageID: MessageIDGenerator.make(using: &rng))
+        world.messageObserver?(m)
+        return m
     }
 
     /// `sender.update(object)`: writes locally, then multicasts an update message.

@@ -53,6 +53,8 @@ final class World {
     var counters: ProtocolCounters
     /// One shared copy of each message the devices hold.
     let registry = MessageRegistry()
+    /// Called with every message a device creates (`GrouperSystem.observeMessages`); nil: off.
+    var messageObserver: ((GrouperMessage) -> Void)?
     /// The first message held under each (sender, sequence), shared by the devices' `HeldMessages`.
     let heldIndex = HeldIndex()
     /// Registry handles and sender slots of recently held messages (speed only).

@@ -17,6 +17,8 @@ public struct GrouperExecutor: RunExecutor {
     public init(compactState: Bool = true, plantedBug: PlantedBug? = nil, audits: Bool = false) {
         self.compactState = compactState; self.plantedBug = plantedBug; self.audits = audits
     }
+    /// Called with the run's system before it starts (`grouper-sim timeline` observes it there).
+    public var onSystem: (@Sendable (GrouperSystem) -> Void)? = nil
 
     /// The event kinds `--event-kinds` may name.
     public static var eventKinds: [String] { GrouperEvent.traceKinds }
@@ -30,6 +32,7 @@ public struct GrouperExecutor: RunExecutor {
         if plantedBug == .noRecoveryAsThesis && config.variant == .thesis { config.variant = .noRecovery }
         let grouper = try GrouperRun(config: config, runIndex: run.index, logging: run.tracePath != nil)
         let system = grouper.system
+        onSystem?(system)
         system.timingsSince = SimTime.zero + spec.warmup
         let events = try run.events.map { try EventTraceFile(request: $0, run: run) }
         system.traceEvents(to: events?.sink)

@@ -35,6 +35,10 @@ import GrouperModel
         #expect(r.code == 0, "\(r.err)")
         #expect(r.err.contains("shrink: made the run's random draws explicit"))
         #expect(r.out.contains("replay: grouper-sim run \(out)"))
+        // The shrunk run's timeline beside it, with the finding drawn.
+        let page = try String(contentsOfFile: dir.appendingPathComponent("small-timeline.html").path, encoding: .utf8)
+        #expect(r.out.contains("timeline: \(dir.appendingPathComponent("small-timeline.html").path)"))
+        #expect(page.contains(TimelinePage.marker) && page.contains("\"convergence\""))
         let spec = try ScenarioLoader.load(ScenarioSource.read(path: out)).base
         // The original: 4 devices, 3 servers, about 20 writes, 2 windows, 1 fault, 2 days.
         #expect(spec.group.devices <= 3)  // the owner, a writer and the device that lacks its write

@@ -9,7 +9,7 @@ import Testing
 @Suite struct LayeringTests {
     /// Lowest first.
     static let layers = ["Format", "Catalogs", "ScenarioFile", "Plan", "Execution",
-                         "GrouperBinding", "Reports", "Shrink", "Experiments", "Explore"]
+                         "GrouperBinding", "Timeline", "Reports", "Shrink", "Experiments", "Explore"]
 
     static let sources = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
