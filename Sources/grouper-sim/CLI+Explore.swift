@@ -11,17 +11,22 @@ extension GrouperCLI {
 
             Draws scenario files over the whole feature space from one seed (devices, f(k,n,s),
             TTLs, churn processes and overlapping windows, refuse/blackhole/restart faults,
-            hostile servers, central, chunked objects, deletes, explicit writes, members and
-            invitations, every variant, policy and rebuild rule), runs each once and judges it
-            with the oracles of docs/explore.md: runs (no internal error), deterministic (a sample
-            run twice), safety, liveness (cases built to converge must converge) and metrics
-            (metrics that contradict each other). Case i depends only on the seed, the profile
-            and i: the same seed and count give the same cases and verdicts, whatever --jobs.
+            network jitter, duplicate and late replies, hostile servers, central, chunked
+            objects, deletes, explicit writes, members and invitations, every variant, policy
+            and rebuild rule), runs each once and judges it with the oracles of
+            docs/explore.md: runs (no internal error, within 50x its estimated events),
+            deterministic (samples run twice, and with --jobs 1 and 2), safety, liveness (cases
+            built to converge must converge), metrics (metrics that contradict each other),
+            reuploads (one copy per requester) and differential (Grouper vs central, compact vs
+            plain bookkeeping, equations --model thesis vs its closed forms). Case i depends
+            only on the seed, the profile and i: the same seed and count give the same cases and
+            verdicts, whatever --jobs.
 
             Each finding's case is written to DIR/findings/case-I.json with the command that
-            replays it, and a safety or liveness finding is shrunk (grouper-sim shrink, which
-            keeps the cause) to DIR/findings/case-I-shrunk.json. At the end a table of oracles
-            (judged, passed, failed) and the findings go to stdout and DIR/explore.md.
+            replays it and its timeline (case-I-timeline.html); its first finding of one run is
+            shrunk (as grouper-sim shrink does, keeping the cause) to case-I-shrunk.json. At
+            the end a table of oracles (judged, passed, failed) and the findings go to stdout
+            and DIR/explore.md.
 
             OPTIONS:
               --cases N       cases to draw (default 100)
@@ -96,7 +101,7 @@ public enum ExploreCommand {
         let findings = url.appendingPathComponent("findings")
         if entries.contains("findings") {
             let inside = (try? fm.contentsOfDirectory(atPath: findings.path)) ?? ["(not a folder)"]
-            strangers += inside.filter { $0.wholeMatch(of: /case-\d+(-shrunk)?\.json/) == nil }.sorted().map { "findings/" + $0 }
+            strangers += inside.filter { $0.wholeMatch(of: /case-\d+(-shrunk\.json|\.json|-timeline\.html)/) == nil }.sorted().map { "findings/" + $0 }
         }
         guard strangers.isEmpty, entries.contains("explore.json") else {
             let named = strangers.isEmpty ? "no explore.json" : strangers.prefix(3).map { "'\($0)'" }.joined(separator: ", ")
@@ -209,6 +214,13 @@ public enum ExploreCommand {
             for f in c.findings { md.append("- **\(f.oracle.rawValue)**: \(f.message)") }
             md.append("")
             md.append("replay: `grouper-sim run \(rel) --out <folder>`")
+            if let spec = try? ScenarioLoader.load(ScenarioSource(label: rel, text: c.text)).base, spec.architecture == .grouper {
+                let page = findings.appendingPathComponent("case-\(c.index)-timeline.html")
+                let command = "grouper-sim timeline \(rel) --point 0 --replication 0"
+                if (try? TimelineRun.writePage(spec, point: 0, replication: 0, to: page.path, command: command)) != nil {
+                    md.append("timeline: `\(outPath)/findings/case-\(c.index)-timeline.html`")
+                }
+            }
             if o.shrink {
                 let shrunk = "\(outPath)/findings/case-\(c.index)-shrunk.json"
                 io.err("explore: shrinking case \(c.index)\n")

@@ -50,7 +50,7 @@ struct CaseTraits {
     var hostileKinds: Set<String>
     var colludes: Bool
     var encryptedStore: Bool
-    /// No fault of any kind (server faults, hostile behaviours, collusion).
+    /// No fault of any kind (server faults, hostile behaviours, collusion, network faults).
     var faultFree: Bool
     /// The thesis variant with its own recovery (no opt-in simplification, no multicast re-uploads).
     var thesisRecovery: Bool
@@ -81,7 +81,7 @@ struct CaseTraits {
         self.colludes = colludes
         encryptedStore = spec.deviceStore.atRest != .plain
         let p = spec.protocolSpec
-        faultFree = spec.faults.isEmpty
+        faultFree = spec.faults.isEmpty && spec.network.isOff
         thesisRecovery = p.variant == .thesis && p.recovery == RecoveryOptions() && p.resendMulticastAfter == nil
         let ttl = spec.group.ttl
         let slowest = max(ttl, p.confirm.period, p.receive.pollPeriod, p.resendRetry)
