@@ -44,11 +44,15 @@ public final class CentralSystem {
     public private(set) var exceededEventLimit = false
 
     /// Each member's live objects at the end, one line per (member, object): "D<n> <object>
-    /// <hash of the content>", members numbered from 1. Deleted objects are left out: the
-    /// same list as `GrouperSystem.finalObjects` for the same final state.
+    /// by D<writer> at <time of the write>", devices numbered from 1. Deleted objects are left
+    /// out: the same list as `GrouperSystem.finalObjects` for the same final state.
     public var finalObjects: [String] {
-        world.deviceNodes.enumerated().filter { $0.element.isMember }.flatMap { i, d in
-            d.store.compactMap { id, e in e.content.map { "D\(i + 1) \(id) \(StableHash.fnv1a64($0))" } }.sorted()
+        let byObject = Dictionary(grouping: world.writes, by: \.objectID)
+        return world.deviceNodes.enumerated().filter { $0.element.isMember }.flatMap { i, d in
+            d.store.compactMap { id, e -> String? in
+                guard e.content != nil else { return nil }
+                return "D\(i + 1) \(id) " + ObjectWrite.describe(e.version, among: byObject[id] ?? [])
+            }.sorted()
         }
     }
     public func traceEvents(to sink: TraceSink?) { sim.trace = sink }

@@ -67,11 +67,16 @@ public final class GrouperSystem {
     }
 
     /// Each member's live objects at the end, one line per (member, object): "D<n> <object>
-    /// <hash of the content>", members numbered from 1, deleted objects left out
-    /// (`CentralSystem.finalObjects` for comparing the two architectures).
+    /// by D<writer> at <time of the write>", devices numbered from 1, deleted objects left out
+    /// (`CentralSystem.finalObjects` for comparing the two architectures, whose contents and
+    /// node names differ).
     public var finalObjects: [String] {
-        world.deviceNodes.filter(\.isMember).flatMap { d in
-            d.store.entries.compactMap { id, e in e.content.map { "D\(d.index + 1) \(id) \(StableHash.fnv1a64($0))" } }.sorted()
+        let byObject = Dictionary(grouping: world.writes, by: \.objectID)
+        return world.deviceNodes.filter(\.isMember).flatMap { d in
+            d.store.entries.compactMap { id, e -> String? in
+                guard e.content != nil else { return nil }
+                return "D\(d.index + 1) \(id) " + ObjectWrite.describe(e.version, among: byObject[id] ?? [])
+            }.sorted()
         }
     }
 

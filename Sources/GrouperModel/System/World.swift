@@ -1,5 +1,13 @@
 import SimKernel
 
+extension ObjectWrite {
+    /// "by D<writer> at <time>" for the write of `writes` with `version` (devices from 1).
+    static func describe(_ version: ObjectVersion, among writes: [ObjectWrite]) -> String {
+        guard let w = writes.first(where: { $0.version == version }) else { return "of a version nobody wrote" }
+        return "by D\(w.device + 1) at \(w.time)"
+    }
+}
+
 /// One write issued through `sender.update` / `sender.delete`: the reference for checkers.
 public struct ObjectWrite: Equatable, Sendable {
     public var device: Int
