@@ -44,6 +44,16 @@ public struct ScenarioSpec: Equatable, Sendable {
     /// Commands at given times (`"schedule"`): confirms, receive rounds, going offline and
     /// back, answers to resend requests; played after everything else, in list order.
     public var schedule: [ScheduledCommand] = []
+    /// How the sweep plots draw their x axis (`"plot"`).
+    public var plot = PlotSpec()
+}
+
+/// `"plot": {"x_scale": "auto" | "linear" | "log"}`: the x axis of the sweep plots (metric
+/// against the first swept path). `auto` (the default) is log when the values are positive
+/// and span more than two decades.
+public struct PlotSpec: Equatable, Sendable {
+    public var xScale: SVGPlot.AxisScale = .auto
+    public init(xScale: SVGPlot.AxisScale = .auto) { self.xScale = xScale }
 }
 
 /// The group: devices over n servers with f(k, n, s) and a TTL.
