@@ -107,6 +107,13 @@ import SimKernel
         // lost_messages means are 0.5: a count axis still has whole ticks only.
         let y = Self.yTickLabels(svg)
         #expect(y.count >= 2 && y.allSatisfy { !$0.contains(".") }, "\(y)")
+        // Means below 1 message: ticks 0 and 1, not 0.1, 0.2 …; a fraction axis keeps its decimals.
+        var small = SVGPlot(title: "t", xTitle: "x", yTitle: "y", series: [.init(label: "a", points: [(1, 0.2, .nan, .nan), (2, 0.4, .nan, .nan)])])
+        var fraction = small
+        ResultSet.fitAxes(&small, unit: "messages", xValues: [1, 2])
+        ResultSet.fitAxes(&fraction, unit: "fraction", xValues: [1, 2])
+        #expect(Self.yTickLabels(small.render()) == ["0", "1"], "\(Self.yTickLabels(small.render()))")
+        #expect(Self.yTickLabels(fraction.render()).contains("0.2"))
         // The first x value is not on the y axis.
         let firstPoint = try #require(svg.split(separator: "\n").first { $0.hasPrefix("<circle") || $0.contains("<circle cx") })
         let cx = Double(firstPoint.components(separatedBy: "cx=\"")[1].split(separator: "\"")[0])!

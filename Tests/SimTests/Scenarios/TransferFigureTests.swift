@@ -127,6 +127,10 @@ import SimKernel
         // the SVG namespace, which is a name, not a request.
         for needle in ["<script", "<link", "<img", "src=", "url(", "@import", "https:"] { #expect(!html.contains(needle), "\(needle)") }
         #expect(html.replacingOccurrences(of: "xmlns=\"http://www.w3.org/2000/svg\"", with: "").contains("http:") == false)
+        // The summary table scrolls in its own box (a 17-column table does not widen the page),
+        // and its cells do not break inside "mean ± half-width".
+        #expect(html.contains("<div class=\"table\"><table>") && html.contains(".table{overflow-x:auto"))
+        #expect(html.contains("td{white-space:nowrap}"))
         // Listed in the manifest and the same bytes every time.
         #expect(try #require(files.last).contents.contains("\"index.html\""))
         #expect(try Self.parts(vary: true).files.first { $0.name == "index.html" }!.contents == html)
