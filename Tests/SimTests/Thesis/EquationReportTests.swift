@@ -35,6 +35,7 @@ import SimKernel
         let p0 = Self.params(offline: 0)
         let r0 = try ThesisEquations.run(p0)
         #expect(r0.rows.allSatisfy(\.thesisApplies) && !EquationReport.markdown(r0, p0).contains("n/a"))
+        #expect(r0.replications == 1, "the F = 0 shortcut: one replication is exact")
     }
 
     @Test func ablationRowsSayHowManyReplicationsTheyUsed() throws {
