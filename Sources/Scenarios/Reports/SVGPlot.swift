@@ -5,7 +5,7 @@ import Foundation
 /// same data always gives the same bytes.
 public struct SVGPlot: Sendable {
     /// How a numeric axis maps values to positions.
-    public enum AxisScale: String, Sendable, CaseIterable { case auto, linear, log }
+    public typealias AxisScale = PlotAxisScale
 
     public struct Series: Sendable {
         public var label: String

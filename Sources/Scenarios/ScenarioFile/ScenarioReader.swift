@@ -89,14 +89,20 @@ struct ScenarioReader {
     func readPlot(_ n: Node?, sweep: [SweepAxis]?) -> PlotSpec? {
         guard let n else { return PlotSpec() }
         guard let o = ObjectReader(n, allowed: ["x_scale"]) else { return nil }
-        guard let scale = o.optional("x_scale").map({ $0.choice(SVGPlot.AxisScale.self) }) ?? .auto else { return nil }
+        guard let scale = o.optional("x_scale").map({ $0.choice(PlotAxisScale.self) }) ?? .auto else { return nil }
         if scale == .log, let sweep {
             guard let first = sweep.first?.parameters.first else {
                 sink.add(n.key("x_scale"), "got \"log\" without a sweep, expected it only with one: "
                     + "the plots draw each metric against the first swept path")
                 return nil
             }
-            if let bad = first.values.first(where: { v in ResultSet.numeric(v).map { $0 <= 0 } ?? true }) {
+            if let bad = first.values.first(where: { v in
+                switch v {
+                case .number(let d, _): return d <= 0
+                case .string(let s): return ((try? SimDuration(parsing: s))?.seconds).map { $0 <= 0 } ?? true
+                default: return true
+                }
+            }) {
                 sink.add(n.key("x_scale"), "got \"log\" while the first swept path \(first.path) has the value "
                     + "\(SweepPoint.text(bad)), expected positive numbers or durations on a log axis (or \"linear\")")
                 return nil

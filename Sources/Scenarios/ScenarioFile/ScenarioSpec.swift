@@ -52,9 +52,12 @@ public struct ScenarioSpec: Equatable, Sendable {
 /// against the first swept path). `auto` (the default) is log when the values are positive
 /// and span more than two decades.
 public struct PlotSpec: Equatable, Sendable {
-    public var xScale: SVGPlot.AxisScale = .auto
-    public init(xScale: SVGPlot.AxisScale = .auto) { self.xScale = xScale }
+    public var xScale: PlotAxisScale = .auto
+    public init(xScale: PlotAxisScale = .auto) { self.xScale = xScale }
 }
+
+/// How a numeric plot axis maps values to positions (`SVGPlot.AxisScale`).
+public enum PlotAxisScale: String, Sendable, CaseIterable { case auto, linear, log }
 
 /// The group: devices over n servers with f(k, n, s) and a TTL.
 public struct GroupSpec: Equatable, Sendable {
