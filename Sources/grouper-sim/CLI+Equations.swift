@@ -151,7 +151,7 @@ extension GrouperCLI {
             throw CLIError("equations: --write-scenario \(file) exists; nothing was written (choose another name)")
         }
         do { path = try OutputSafety.checkFile(file, option: "equations --write-scenario", owned: { _ in true }) } catch let e as OutputDirectory.WriteError {
-            throw CLIError("equations: \(e.description)")
+            throw CLIError(e.description)  // already names "equations --write-scenario"
         }
         guard !FileManager.default.fileExists(atPath: path) else {
             throw CLIError("equations: --write-scenario \(file) exists; nothing was written (choose another name)")

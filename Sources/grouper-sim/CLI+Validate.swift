@@ -25,7 +25,7 @@ extension GrouperCLI {
                 let reps = b.precision.map { "\($0.minReplications)…\($0.maxReplications) replication(s) (until the precision target) = up to" }
                     ?? "\(b.replications) replication(s) ="
                 io.out("ok \(f): \(b.name), \(s.points.count) point(s) × \(reps) \(s.points.count * b.replications) run(s), "
-                       + "about \(b.precision == nil ? "" : "at most ")\(Self.roughly(s.estimatedEvents)) events (rough estimate from the rates)\n")
+                       + "\(b.precision == nil ? "about" : "up to about") \(Self.roughly(s.estimatedEvents)) events (rough estimate from the rates)\n")
             }
             return bad ? .badInput : .ok
         })

@@ -56,7 +56,7 @@ extension GrouperSystem {
             causes.append(holding.count < needed
                 ? "held by only \(holding.count) server\(holding.count == 1 ? "" : "s") it can fetch from, fewer than the \(needed) "
                     + "its \(config.rebuild.rawValue) rebuild needs"
-                : "not fetched though \(holding.count) servers hold it")
+                : "not fetched though \(Wording.count(holding.count, "server")) \(holding.count == 1 ? "holds" : "hold") it")
         }
         return causes.joined(separator: ", and ")
     }

@@ -8,7 +8,7 @@ public enum BuiltinScenarios {
     /// `grouper-sim list` order.
     public static let all: [(name: String, summary: String, text: String)] = [
         ("smoke", "3 devices, f(2,3,3), one hour of updates, no faults", smoke),
-        ("churn-k-sweep", "10 devices with churn and a server outage, k = 1…3 × variant", churnSweep),
+        ("churn-k-sweep", "10 devices with churn, a server outage and two servers withholding half their shares, k = 1…3 × variant", churnSweep),
         ("ttl-series", "6 devices with churn, TTL 30 min vs 2 h: shares on servers over time", ttlSeries),
     ] + recovery + hostile + architectures + largeFiles + ThesisScenarios.builtins
 
@@ -48,7 +48,7 @@ public enum BuiltinScenarios {
     {
       "format": 1,
       "name": "churn-k-sweep",
-      "description": "Devices go offline for hours at a time and server 2 refuses requests for a while; k and the protocol variant are swept. Churn stops 12 h before the end; only the safety checkers are required, since no-recovery is expected to lose messages.",
+      "description": "Devices go offline for hours at a time, server 2 refuses requests for a while and servers 3 and 4 leave half of the shares they hold out of their replies; k and the protocol variant are swept. A message is stored on 3 of the 4 servers, so the larger k, the more often a receiver finds fewer than k shares: re-uploads (thesis) and lost messages (no-recovery) grow with k. Churn stops 12 h before the end; only the safety checkers are required, since no-recovery is expected to lose messages.",
       "seed": 7,
       "replications": 5,
       "duration": "3d",
@@ -59,7 +59,8 @@ public enum BuiltinScenarios {
         "object_size": {"dist": "uniform", "min": 200, "max": 400}
       },
       "churn": {"online": {"dist": "exponential", "mean": "8h"}, "offline": {"dist": "exponential", "mean": "6h"}},
-      "faults": [{"kind": "refuse", "servers": [2], "window": {"start": "6h", "end": "18h"}}],
+      "faults": [{"kind": "refuse", "servers": [2], "window": {"start": "6h", "end": "18h"}},
+                 {"kind": "withhold", "servers": "3-4", "fraction": 0.5}],
       "sweep": [
         {"path": "group.k", "values": [1, 2, 3]},
         {"path": "protocol.variant", "values": ["thesis", "no-recovery"]}

@@ -47,28 +47,30 @@ public struct EquationAblation: Sendable {
     static let equations = ["6.5", "6.6", "6.7", "6.8"]
 
     public var markdown: String {
-        var s = "Parameters: " + EquationReport.parameterPairs(parameters).filter { $0.0 != "model" }
-            .map { "\($0.0)=\($0.1)" }.joined(separator: ", ") + "\n\n"
+        var s = "Parameters: " + EquationReport.parameterPairs(parameters).filter { $0.0 != "model" && $0.0 != "replications" }
+            .map { "\($0.0)=\($0.1)" }.joined(separator: ", ")
+            + "; replications: at most \(parameters.replications) per step unless a step reuses a full-precision run, "
+            + "each row says how many it used\n\n"
         let forms = ThesisEquations.closedForms(parameters).filter { Self.equations.contains($0.0) }
-        s += "| step | " + forms.map { "\($0.0) \($0.1)" }.joined(separator: " | ") + " | windows |\n"
-        s += "|---|" + String(repeating: "---|", count: forms.count + 1) + "\n"
-        s += "| thesis closed form | " + forms.map { EquationReport.num($0.3) }.joined(separator: " | ") + " | — |\n"
+        s += "| step | " + forms.map { "\($0.0) \($0.1)" }.joined(separator: " | ") + " | replications | windows |\n"
+        s += "|---|" + String(repeating: "---|", count: forms.count + 2) + "\n"
+        s += "| thesis closed form | " + forms.map { EquationReport.sig($0.3) }.joined(separator: " | ") + " | — | — |\n"
         for (label, r) in steps {
             let cells = Self.equations.map { eq -> String in
                 guard let row = r.rows.first(where: { $0.equation == eq }) else { return "—" }
-                return "\(EquationReport.num(row.simulated.mean)) ± \(EquationReport.num(row.simulated.ci95HalfWidth))"
+                return "\(EquationReport.sig(row.simulated.mean)) ± \(EquationReport.sig(row.simulated.ci95HalfWidth))"
             }
-            s += "| \(label) | " + cells.joined(separator: " | ") + " | \(r.windows) |\n"
+            s += "| \(label) | " + cells.joined(separator: " | ") + " | \(r.replications) | \(r.windows) |\n"
         }
         return s
     }
 
     public var csv: String {
-        var s = "step,label,equation,simulated_mean,ci95,windows\n"
+        var s = "step,label,equation,simulated_mean,ci95,replications,windows\n"
         for (i, (label, r)) in steps.enumerated() {
             for eq in Self.equations {
                 guard let row = r.rows.first(where: { $0.equation == eq }) else { continue }
-                s += "\(i),\"\(label)\",\(eq),\(EquationReport.num(row.simulated.mean)),\(EquationReport.num(row.simulated.ci95HalfWidth)),\(r.windows)\n"
+                s += "\(i),\"\(label)\",\(eq),\(EquationReport.num(row.simulated.mean)),\(EquationReport.num(row.simulated.ci95HalfWidth)),\(r.replications),\(r.windows)\n"
             }
         }
         return s

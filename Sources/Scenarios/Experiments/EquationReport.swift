@@ -6,6 +6,8 @@ public enum EquationReport {
     static func num(_ v: Double) -> String { NumberFormat.fixed(v, digits: 4) }
     static func jsonNum(_ v: Double) -> String { v.isFinite ? NumberFormat.fixed(v, digits: 4) : "null" }
     static func opt(_ v: Double?) -> String { v.map(num) ?? "—" }
+    /// Markdown tables: 4 significant digits, integers bare (`NumberFormat.significant`).
+    static func sig(_ v: Double) -> String { NumberFormat.significant(v) }
 
     public static func parameterPairs(_ p: EquationParameters) -> [(String, String)] {
         [("C", "\(p.confirms)"), ("D", "\(p.devices)"), ("F", NumberFormat.shortest(p.offline)),
@@ -33,7 +35,7 @@ public enum EquationReport {
     }
 
     public static func mixLine(_ m: UploadMix) -> String {
-        func pm(_ e: SteadyStateEstimate) -> String { "\(num(e.mean)) ± \(num(e.ci95HalfWidth))" }
+        func pm(_ e: SteadyStateEstimate) -> String { "\(sig(e.mean)) ± \(sig(e.ci95HalfWidth))" }
         return "Measured uploads per device per TTL: normal first uploads \(pm(m.normal)), confirms \(pm(m.confirms)), "
             + "resend requests \(pm(m.resendRequests)), re-uploads \(pm(m.reUploads)).\n"
     }
@@ -41,10 +43,15 @@ public enum EquationReport {
     public static func markdown(_ r: EquationResult, _ p: EquationParameters) -> String {
         var s = "Parameters: " + parameterPairs(p).map { "\($0.0)=\($0.1)" }.joined(separator: ", ") + "\n\n"
         s += fReading(p) + "\n" + estimateLine(r) + "\n"
+        if p.offline > 0 {
+            s += "The thesis gives 6.1–6.4 for F = 0 only: with F > 0 their thesis values are not applicable (n/a); "
+            s += "the simulated counts of those quantities are still shown.\n\n"
+        }
         s += "| equation | quantity | thesis formula (for) | thesis value | refined form | simulated mean | 95% CI ± |\n"
         s += "|---|---|---|---|---|---|---|\n"
         for row in r.rows {
-            s += "| \(row.equation) | \(row.quantity) | \(row.formula) (\(row.thesisFor)) | \(num(row.closedForm)) | \(opt(row.refined)) | \(num(row.simulated.mean)) | \(num(row.simulated.ci95HalfWidth)) |\n"
+            let thesis = row.thesisApplies ? sig(row.closedForm) : "n/a (for \(row.thesisFor))"
+            s += "| \(row.equation) | \(row.quantity) | \(row.formula) (\(row.thesisFor)) | \(thesis) | \(row.refined.map(sig) ?? "—") | \(sig(row.simulated.mean)) | \(sig(row.simulated.ci95HalfWidth)) |\n"
         }
         s += "\nDownloads include the device's own uploads (thesis 6.3). Uploads count every message stored on the servers"
         s += p.model.controlMessagesCounted ? " (normal, confirm, resend request, re-upload).\n" : " except resend requests (normal, confirm, re-upload).\n"
@@ -55,8 +62,8 @@ public enum EquationReport {
         let keys = parameterPairs(p)
         var s = "equation,thesis_for,closed_form,refined_form,simulated_mean,ci95,difference,windows," + keys.map(\.0).joined(separator: ",") + "\n"
         for row in r.rows {
-            s += "\(row.equation),\(row.thesisFor),\(num(row.closedForm)),\(row.refined.map(num) ?? ""),\(num(row.simulated.mean)),"
-                + "\(num(row.simulated.ci95HalfWidth)),\(num(row.difference)),\(r.windows)," + keys.map(\.1).joined(separator: ",") + "\n"
+            s += "\(row.equation),\(row.thesisFor),\(row.thesisApplies ? num(row.closedForm) : ""),\(row.refined.map(num) ?? ""),\(num(row.simulated.mean)),"
+                + "\(num(row.simulated.ci95HalfWidth)),\(row.thesisApplies ? num(row.difference) : ""),\(r.windows)," + keys.map(\.1).joined(separator: ",") + "\n"
         }
         return s
     }
@@ -68,7 +75,7 @@ public enum EquationReport {
         }
         var s = ""
         for row in r.rows {
-            var fields = params + [("ci95", jsonNum(row.simulated.ci95HalfWidth)), ("closed_form", jsonNum(row.closedForm)),
+            var fields = params + [("ci95", jsonNum(row.simulated.ci95HalfWidth)), ("closed_form", row.thesisApplies ? jsonNum(row.closedForm) : "null"),
                                    ("difference", jsonNum(row.difference)), ("equation", "\"\(row.equation)\""),
                                    ("formula", "\"\(row.formula)\""), ("refined_form", row.refined.map(jsonNum) ?? "null"),
                                    ("simulated_mean", jsonNum(row.simulated.mean)), ("thesis_for", "\"\(row.thesisFor)\""),

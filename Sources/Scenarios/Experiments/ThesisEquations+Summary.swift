@@ -22,7 +22,7 @@ extension ThesisEquations {
         for (i, form) in closedForms(p).enumerated() {
             rows.append(EquationRow(equation: form.0, quantity: form.1, formula: form.2,
                                     thesisFor: i < 4 ? "F = 0" : "F > 0", closedForm: form.3,
-                                    refined: refined?[i], simulated: est[i]))
+                                    refined: refined?[i], simulated: est[i], thesisApplies: i >= 4 || p.offline == 0))
         }
         if p.offline > 0 { rows = Array(rows[4...] + rows[..<4]) }
         return EquationResult(rows: rows, mix: UploadMix(normal: est[8], confirms: est[9], resendRequests: est[10],

@@ -41,7 +41,11 @@ public struct EquationRow: Equatable, Sendable {
     /// Refined closed form for the model run (nil where none is derived: ablation steps).
     public var refined: Double?
     public var simulated: SteadyStateEstimate
-    public var difference: Double { simulated.mean - closedForm }
+    /// Whether the thesis's closed form is for the F that ran (6.1–6.4 are for F = 0 only,
+    /// 6.5–6.8 for F > 0, which at F = 0 reduce to 6.1–6.4 and so apply to both).
+    public var thesisApplies = true
+    /// Simulated minus the thesis's closed form; NaN where the closed form does not apply.
+    public var difference: Double { thesisApplies ? simulated.mean - closedForm : .nan }
 }
 
 /// Mean per device per TTL of what the uploads were made of.

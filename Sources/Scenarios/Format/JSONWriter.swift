@@ -1,3 +1,4 @@
+import Foundation
 import SimKernel
 /// Deterministic JSON text: keys sorted (byte order of UTF-8), two-space indent,
 /// numbers through `NumberFormat` (locale-independent), trailing newline for files.
@@ -57,6 +58,21 @@ public enum NumberFormat {
         if !v.isFinite { return v.isNaN ? "NaN" : (v > 0 ? "inf" : "-inf") }
         if v == v.rounded(), abs(v) < 9.0e15 { return String(Int64(v)) }
         return "\(v)"
+    }
+
+    /// `digits` significant digits (half away from zero) for tables a person reads: an integer
+    /// when `v` is integral or has `digits` or more digits before the point (`1548.00001` →
+    /// `1548`), else as many decimals as the digits need (`65.354` → `65.35`, `0.00012345` →
+    /// `0.0001235`, at most 12 decimals). Never uses the host locale; `-0` prints as `0`.
+    public static func significant(_ v: Double, digits: Int = 4) -> String {
+        if !v.isFinite || v == v.rounded() || v == 0 { return fixed(v, digits: 0) }
+        // The decimal exponent of |v| after rounding to `digits` significant digits
+        // (9.99996 rounds to 10.00, one more digit before the point).
+        var e = Int(log10(abs(v)).rounded(.down))
+        let decimals = { (e: Int) in min(12, max(0, digits - 1 - e)) }
+        let rounded = Double(fixed(abs(v), digits: decimals(e)))!
+        if rounded > 0, Int(log10(rounded).rounded(.down)) > e { e += 1 }
+        return fixed(v, digits: decimals(e))
     }
 
     /// Fixed `digits` decimals (half away from zero), or an integer when `v` is integral.

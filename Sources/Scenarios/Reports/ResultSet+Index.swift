@@ -6,12 +6,16 @@ extension ResultSet {
         let e = SVGPlot.escape
         var s = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>\(e(spec.name))</title>\n"
         s += "<style>body{font-family:sans-serif;margin:2em;max-width:1200px}table{border-collapse:collapse;font-size:13px}"
-        s += "td,th{border:1px solid #ccc;padding:3px 6px;text-align:right}th{background:#f4f4f4}"
+        // A wide table scrolls in its own box instead of widening the page; a cell never breaks
+        // inside "mean ± half-width".
+        s += "td,th{border:1px solid #ccc;padding:3px 6px;text-align:right}td{white-space:nowrap}th{background:#f4f4f4}"
+        s += ".table{overflow-x:auto;max-width:100%}svg{max-width:100%;height:auto}"
         s += "pre{background:#f8f8f8;padding:1em;overflow:auto;font-size:12px}figure{margin:1em 0}</style>\n</head>\n<body>\n"
         s += "<h1>\(e(spec.name))</h1>\n"
         if !spec.description.isEmpty { s += "<p>\(e(spec.description))</p>\n" }
         s += "<p>Engine: \(e(engine.rawValue)). \(e(replicationSentence))"
-        s += "Cells: mean ± half-width of the 95% confidence interval; [low, high] where it is cut at the "
+        s += "Cells: mean ± half-width of the 95% confidence interval, 4 significant digits (times in ms where every "
+        s += "point's mean is below 1 s); [low, high] where it is cut at the "
         s += "metric's range; k of n runs for 0/1 metrics"
         s += anyCheckerFailed ? "; checkers: every checker that failed in some run of the point, required or not. " : ". "
         s += "Files: "
@@ -36,10 +40,11 @@ extension ResultSet {
     /// The summary table of `summary.md` as HTML: the same columns and cells.
     var summaryTableHTML: String {
         let e = SVGPlot.escape
-        var s = "<table>\n<tr>" + summaryHeader.map { "<th>\(e($0))</th>" }.joined() + "</tr>\n"
+        let units = displayUnits
+        var s = "<div class=\"table\"><table>\n<tr>" + summaryHeader(units).map { "<th>\(e($0))</th>" }.joined() + "</tr>\n"
         for p in scenario.points.indices {
-            s += "<tr>" + summaryRow(point: p).map { "<td>\(e($0))</td>" }.joined() + "</tr>\n"
+            s += "<tr>" + summaryRow(point: p, units).map { "<td>\(e($0))</td>" }.joined() + "</tr>\n"
         }
-        return s + "</table>\n"
+        return s + "</table></div>\n"
     }
 }

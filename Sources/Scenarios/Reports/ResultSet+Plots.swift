@@ -12,8 +12,9 @@ extension ResultSet {
         let numeric = xValues.allSatisfy { $0 != nil }
         let partners = first.parameters.dropFirst().map(\.path)
         let repeats = Set(xParam.values.map { JSONWriter.compact($0) }).count < xParam.values.count
-        var xTitle = xParam.path + (Self.isDuration(xParam.values) ? " (s)" : "")
-        if !partners.isEmpty && !repeats { xTitle += " (zipped with \(partners.joined(separator: ", ")))" }
+        let xDuration = numeric && Self.isDuration(xParam.values)
+        var xTitle = axisName(xParam.path)
+        if !partners.isEmpty && !repeats { xTitle += " (zipped with \(partners.map(axisName).joined(separator: ", ")))" }
         let lines = lineLayout(first: first, splitByPartners: repeats)
         return spec.metrics.enumerated().map { m, name in
             let series = lines.map { line -> SVGPlot.Series in
@@ -24,9 +25,12 @@ extension ResultSet {
                 return SVGPlot.Series(label: line.label.isEmpty ? name : line.label, points: pts)
             }
             let unit = Self.unit(name)
-            var plot = SVGPlot(title: "\(spec.name): \(name)\(engineMark)", xTitle: xTitle, yTitle: "\(name) (\(unit))",
+            var plot = SVGPlot(title: "\(spec.name): \(name)\(engineMark)", xTitle: xTitle,
+                               yTitle: unit == MetricUnit.seconds.rawValue ? name : "\(name) (\(unit))",
                                series: series, xCategories: numeric ? nil : xParam.values.map(SweepPoint.text))
-            Self.fitAxes(&plot, unit: unit, xValues: numeric ? xValues.map { $0! } : [])
+            Self.fitAxes(&plot, unit: unit, xValues: numeric && !xDuration ? xValues.map { $0! } : [])
+            plot.xDuration = xDuration
+            plot.xScale = spec.plot.xScale
             plot.emptyNote = "no data: \(name) is undefined in every run"
             return ("plot-\(name).svg", plot)
         }
@@ -47,7 +51,7 @@ extension ResultSet {
             for rest in 0..<inner {
                 let p = xi * inner + rest
                 let label = scenario.points[p].assignments.dropFirst(skip)
-                    .map { "\($0.path)=\(SweepPoint.text($0.value))" }.joined(separator: ", ")
+                    .map { assignmentLabel($0.path, $0.value) }.joined(separator: ", ")
                 if let i = index[label] { lines[i].points.append((xi, p)) } else {
                     index[label] = lines.count
                     lines.append((label, [(xi, p)]))
@@ -58,13 +62,17 @@ extension ResultSet {
     }
 
     /// Axes that match the metric: 0…1 for fractions and 0/1 metrics, from 0 for counts and
-    /// times; integer ticks for an integer-valued parameter.
+    /// times; times in s, min, h or d; integer ticks for counts and for an integer-valued
+    /// parameter.
     static func fitAxes(_ plot: inout SVGPlot, unit: String, xValues: [Double]) {
         switch MetricRange.of(unit: unit) {
         case .binary, .fraction: plot.yRange = (0, 1)
         case .nonNegative: plot.yFloor = 0
         case .unbounded: break
         }
+        let measure = MetricUnit(rawValue: unit)
+        plot.yDuration = measure == .seconds
+        plot.integerY = measure.map { $0.range == .nonNegative && $0 != .seconds } ?? false
         plot.integerX = !xValues.isEmpty && xValues.allSatisfy { $0 == $0.rounded() }
     }
 

@@ -39,16 +39,18 @@ extension ResultSet {
         return series.metrics.enumerated().map { m, name in
             let lines = scenario.points.indices.map { p -> SVGPlot.Series in
                 let label = scenario.points[p].assignments.isEmpty ? name.rawValue
-                    : scenario.points[p].assignments.map { "\($0.path)=\(SweepPoint.text($0.value))" }.joined(separator: ", ")
+                    : scenario.points[p].assignments.map { assignmentLabel($0.path, $0.value) }.joined(separator: ", ")
                 let pts = times.indices.map { t -> (x: Double, y: Double, low: Double, high: Double) in
                     let s = seriesSummary(point: p, sample: t, metric: m)
                     return (times[t].sinceStart.seconds / scale, s.mean, s.low, s.high)
                 }
                 return SVGPlot.Series(label: label, points: pts)
             }
+            let unit = Self.seriesUnit(name)
             var plot = SVGPlot(title: "\(spec.name): \(name) over time\(engineMark)", xTitle: "time (\(hours ? "h" : "min"))",
-                               yTitle: "\(name) (\(Self.seriesUnit(name)))", series: lines)
-            Self.fitAxes(&plot, unit: Self.seriesUnit(name), xValues: [])
+                               yTitle: unit == MetricUnit.seconds.rawValue ? name.rawValue : "\(name) (\(unit))", series: lines)
+            Self.fitAxes(&plot, unit: unit, xValues: [])
+            plot.xScale = .linear
             plot.emptyNote = "no data: \(name) is undefined in every run"
             return ("plot-series-\(name).svg", plot)
         }

@@ -1,5 +1,6 @@
 import Foundation
 import SimKernel
+import GrouperModel
 
 extension ResultSet {
     /// `runs.csv`: one row per run.
@@ -43,18 +44,19 @@ extension ResultSet {
         s += engine == .grouper ? "Engine: grouper (the protocol model).\n\n"
             : "**Engine: \(engine.rawValue) — a deterministic stand-in for testing the pipeline; these numbers mean nothing.**\n\n"
         s += replicationSentence
-        s += "Cells: mean ± half-width of the 95% confidence interval (Student t) across replications; "
+        s += "Cells: mean ± half-width of the 95% confidence interval (Student t) across replications, 4 significant digits "
+        s += "(times in ms where every point's mean is below 1 s); "
         s += "[low, high] where that interval is cut at the metric's range (counts and times ≥ 0, fractions ≤ 1); "
         s += "\"k of n runs\" for 0/1 metrics.\n\n"
         if anyCheckerFailed {
             s += "Checkers: per point, every checker that failed in some run (required or not: `require` decides only "
             s += "the exit code); \"none failed\" when all passed.\n\n"
         }
-        let header = summaryHeader
+        let units = displayUnits, header = summaryHeader(units)
         s += "| " + header.joined(separator: " | ") + " |\n"
         s += "|" + header.map { _ in "---" }.joined(separator: "|") + "|\n"
         for p in scenario.points.indices {
-            s += "| " + summaryRow(point: p).joined(separator: " | ") + " |\n"
+            s += "| " + summaryRow(point: p, units).joined(separator: " | ") + " |\n"
         }
         let failures = checkerFailures
         if !failures.isEmpty {
@@ -68,16 +70,28 @@ extension ResultSet {
     }
 
     /// The summary table's header (summary.md and index.html): point, swept values, the
-    /// precision columns with a target, every metric, and `checkers` when some checker failed.
-    var summaryHeader: [String] {
-        ["point"] + sweptPaths + precisionHeader + spec.metrics.map { "\($0) (\(Self.unit($0)))" }
+    /// precision columns with a target, every metric with its unit as shown (`displayUnits`),
+    /// and `checkers` when some checker failed.
+    func summaryHeader(_ units: [(unit: String, scale: Double)]) -> [String] {
+        ["point"] + sweptPaths + precisionHeader + spec.metrics.indices.map { "\(spec.metrics[$0]) (\(units[$0].unit))" }
             + (anyCheckerFailed ? ["checkers"] : [])
     }
 
+    /// How the summary table shows metric `m`: times in ms when every point's mean is below
+    /// 1 s (the thesis's transfer times are milliseconds), other units as they are.
+    var displayUnits: [(unit: String, scale: Double)] { spec.metrics.indices.map(displayUnit) }
+
+    func displayUnit(metric m: Int) -> (unit: String, scale: Double) {
+        let unit = Self.unit(spec.metrics[m])
+        guard unit == MetricUnit.seconds.rawValue else { return (unit, 1) }
+        let means = scenario.points.indices.map { summary(point: $0, metric: m).mean }.filter(\.isFinite)
+        return !means.isEmpty && means.allSatisfy({ abs($0) < 1 }) ? ("ms", 1000) : (unit, 1)
+    }
+
     /// One row of the summary table (summary.md and index.html), cells as text.
-    func summaryRow(point p: Int) -> [String] {
+    func summaryRow(point p: Int, _ units: [(unit: String, scale: Double)]) -> [String] {
         [String(p)] + scenario.points[p].assignments.map { SweepPoint.text($0.value) } + precisionRow(point: p)
-            + spec.metrics.indices.map { summary(point: p, metric: $0).cell() }
+            + spec.metrics.indices.map { summary(point: p, metric: $0).cell(scale: units[$0].scale) }
             + (anyCheckerFailed ? [checkersSummary(point: p)] : [])
     }
 
@@ -100,7 +114,7 @@ extension ResultSet {
         guard !names.isEmpty else { return "none failed" }
         return names.map { n in
             let c = first[n]!
-            return "\(n) failed in \(count[n]!) of \(runs.count) runs (\(c.kind.rawValue)\(c.required ? "" : ", not required"))"
+            return "\(n) failed in \(count[n]!) of \(Wording.count(runs.count, "run")) (\(c.kind.rawValue)\(c.required ? "" : ", not required"))"
         }.joined(separator: "; ")
     }
 

@@ -26,8 +26,8 @@ extension ResultSet {
         let panels = zip(Self.transferParts, indices).map { part, idx in
             StackedBarFigure.Panel(title: part.direction, bars: scenario.points.indices.map { transferBar(point: $0, metrics: idx) })
         }
-        let xTitle = sweptPaths.filter { !partners.contains($0) }.joined(separator: ", ")
-            + (partners.isEmpty ? "" : " (zipped with \(partners.joined(separator: ", ")))")
+        let xTitle = sweptPaths.filter { !partners.contains($0) }.map(axisName).joined(separator: ", ")
+            + (partners.isEmpty ? "" : " (zipped with \(partners.map(axisName).joined(separator: ", ")))")
         return StackedBarFigure(title: "\(spec.name): upload and download time by part\(engineMark)", xTitle: xTitle,
                                 yTitle: "time (s)", categories: categories,
                                 parts: ["data sync", "secret sharing", "network"], panels: panels)

@@ -32,6 +32,8 @@ public struct StackedBarFigure: Sendable {
     }
 
     public static let partColors = ["#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2"]
+    /// The shortest error bar drawn, in pixels.
+    static let minimumErrorBar = 1.0
     static let height = 460.0, plotTop = 80.0, plotBottom = 390.0, left = 80.0, gap = 80.0, right = 30.0
 
     /// Where things are drawn, for the figure and for tests that measure it.
@@ -120,7 +122,9 @@ public struct StackedBarFigure: Sendable {
             base += v
         }
         s += "</g>\n"
-        guard bar.low.isFinite, bar.high.isFinite, bar.high > bar.low else { return s }
+        // No error bar where the spread does not show (under a pixel): caps on a line would
+        // read as an interval that is not there.
+        guard bar.low.isFinite, bar.high.isFinite, l.pixels(bar.high) - l.pixels(bar.low) >= Self.minimumErrorBar else { return s }
         let yl = l.bottom - l.pixels(bar.low), yh = l.bottom - l.pixels(bar.high), w = l.barWidth / 4
         s += "<g stroke=\"#000\"><line x1=\"\(f(cx))\" y1=\"\(f(yl))\" x2=\"\(f(cx))\" y2=\"\(f(yh))\"/>"
         s += "<line x1=\"\(f(cx - w))\" y1=\"\(f(yl))\" x2=\"\(f(cx + w))\" y2=\"\(f(yl))\"/>"

@@ -1,6 +1,6 @@
 extension ScenarioReader {
     /// Top-level keys a sweep may not change: they name, seed or shape the sweep itself.
-    static let unsweepable = ["format", "name", "description", "seed", "replications", "sweep", "metrics", "precision"]
+    static let unsweepable = ["format", "name", "description", "seed", "replications", "sweep", "metrics", "precision", "plot"]
 
     /// Structure only; whether each value fits its field is checked per point by the loader.
     func readSweep(_ n: Node?) -> [SweepAxis]? {

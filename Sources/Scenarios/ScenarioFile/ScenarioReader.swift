@@ -9,7 +9,7 @@ struct ScenarioReader {
     static let topKeys = ["format", "name", "description", "seed", "replications", "duration", "warmup",
                           "group", "protocol", "sharing", "workload", "churn", "faults", "profiles",
                           "sweep", "metrics", "series", "require", "settle", "architecture", "central", "device_store", "precision",
-                          "schedule", "network"]
+                          "schedule", "network", "plot"]
 
     /// The spec, or nil when any issue was added (issues are in `sink`).
     func read(_ root: JSONValue) -> ScenarioSpec? {
@@ -45,6 +45,7 @@ struct ScenarioReader {
         } ?? .grouper
         let central = readCentral(obj.optional("central"))
         let deviceStore = readDeviceStore(obj.optional("device_store"))
+        let plot = readPlot(obj.optional("plot"), sweep: sweep)
         let schedule = readSchedule(obj.optional("schedule"), devices: group?.devices, duration: duration, settle: settle)
         let network = readNetwork(obj.optional("network"), requestTimeout: profiles.map { p in
             var c = SystemConfig()
@@ -76,14 +77,43 @@ struct ScenarioReader {
         guard sink.count == before, let name, let seed, let replications, let duration, let warmup, let group,
               let proto, let sharing, let workload, let churn, let faults, let profiles, let sweep, let metrics,
               let require, let settle, let series, let architecture, let central,
-              let deviceStore, let precision, let schedule, let network
+              let deviceStore, let precision, let schedule, let network, let plot
         else { return nil }
-        return ScenarioSpec(name: name, description: description, seed: seed, replications: precision?.maxReplications ?? replications,
+        var spec = ScenarioSpec(name: name, description: description, seed: seed, replications: precision?.maxReplications ?? replications,
                             duration: duration, warmup: warmup, group: group, protocolSpec: proto,
                             sharing: sharing, workload: workload, churn: churn, faults: faults,
                             profiles: profiles, sweep: sweep, metrics: metrics, series: series,
                             require: require, settle: settle, architecture: architecture, central: central,
                             deviceStore: deviceStore, precision: precision, schedule: schedule, network: network)
+        spec.plot = plot
+        return spec
+    }
+
+    /// `"plot": {"x_scale": "auto" | "linear" | "log"}`; absent: auto. A forced log axis needs
+    /// a sweep whose first path has only positive numbers or durations.
+    func readPlot(_ n: Node?, sweep: [SweepAxis]?) -> PlotSpec? {
+        guard let n else { return PlotSpec() }
+        guard let o = ObjectReader(n, allowed: ["x_scale"]) else { return nil }
+        guard let scale = o.optional("x_scale").map({ $0.choice(PlotAxisScale.self) }) ?? .auto else { return nil }
+        if scale == .log, let sweep {
+            guard let first = sweep.first?.parameters.first else {
+                sink.add(n.key("x_scale"), "got \"log\" without a sweep, expected it only with one: "
+                    + "the plots draw each metric against the first swept path")
+                return nil
+            }
+            if let bad = first.values.first(where: { v in
+                switch v {
+                case .number(let d, _): return d <= 0
+                case .string(let s): return ((try? SimDuration(parsing: s))?.seconds).map { $0 <= 0 } ?? true
+                default: return true
+                }
+            }) {
+                sink.add(n.key("x_scale"), "got \"log\" while the first swept path \(first.path) has the value "
+                    + "\(SweepPoint.text(bad)), expected positive numbers or durations on a log axis (or \"linear\")")
+                return nil
+            }
+        }
+        return PlotSpec(xScale: scale)
     }
 
     /// `ttl_window_*` series count whole TTL windows: sampled every whole number of TTLs, on Grouper.

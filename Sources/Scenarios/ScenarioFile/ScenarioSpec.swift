@@ -44,6 +44,8 @@ public struct ScenarioSpec: Equatable, Sendable {
     /// Commands at given times (`"schedule"`): confirms, receive rounds, going offline and
     /// back, answers to resend requests; played after everything else, in list order.
     public var schedule: [ScheduledCommand] = []
+    /// How the sweep plots draw their x axis (`"plot"`).
+    public var plot = PlotSpec()
     /// Network faults within bounds (`"network"`): reply-delay jitter, duplicate and late
     /// replies; off by default (issue #27).
     public var network = NetworkFaults()
@@ -58,6 +60,17 @@ extension ScenarioSpec {
         return f
     }
 }
+
+/// `"plot": {"x_scale": "auto" | "linear" | "log"}`: the x axis of the sweep plots (metric
+/// against the first swept path). `auto` (the default) is log when the values are positive
+/// and span more than two decades.
+public struct PlotSpec: Equatable, Sendable {
+    public var xScale: PlotAxisScale = .auto
+    public init(xScale: PlotAxisScale = .auto) { self.xScale = xScale }
+}
+
+/// How a numeric plot axis maps values to positions (`SVGPlot.AxisScale`).
+public enum PlotAxisScale: String, Sendable, CaseIterable { case auto, linear, log }
 
 /// The group: devices over n servers with f(k, n, s) and a TTL.
 public struct GroupSpec: Equatable, Sendable {

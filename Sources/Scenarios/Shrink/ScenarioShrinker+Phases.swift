@@ -1,4 +1,5 @@
 import SimKernel
+import GrouperModel
 
 extension ScenarioShrinker {
     /// The outcome of a shrink: the smallest scenario found and the replication that fails it.
@@ -101,11 +102,11 @@ extension ScenarioShrinker {
     /// "3 devices, 3 servers f(2,3,3), 12 writes, 4 offline windows, 1 fault, 0 invitations, 2d (settle 12h)".
     public static func size(_ s: ScenarioSpec) -> String {
         let g = s.group
-        var parts = ["\(g.devices) devices", "\(g.n) servers f(\(g.k),\(g.n),\(g.s))", "\(s.workload.writes.count) writes"]
+        var parts = [Wording.count(g.devices, "device"), Wording.count(g.n, "server") + " f(\(g.k),\(g.n),\(g.s))", Wording.count(s.workload.writes.count, "write")]
         if s.workload.update != nil || s.workload.delete != nil { parts.append("write processes") }
-        parts.append("\(s.churn.windows.count) offline windows")
+        parts.append(Wording.count(s.churn.windows.count, "offline window"))
         if s.churn.process != nil { parts.append("a churn process") }
-        parts += ["\(s.faults.count) faults", "\(g.invitations.count) invitations", "\(s.duration) (settle \(s.settle))"]
+        parts += [Wording.count(s.faults.count, "fault"), Wording.count(g.invitations.count, "invitation"), "\(s.duration) (settle \(s.settle))"]
         return parts.joined(separator: ", ")
     }
 }

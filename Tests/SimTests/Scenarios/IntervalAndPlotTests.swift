@@ -57,7 +57,7 @@ import SimKernel
         // A monotonic zip: one line against group.n, partners named.
         let zip = try Self.result(sweep: #"[{"zip": [{"path": "group.n", "values": [6, 3, 5]}, {"path": "group.s", "values": [6, 3, 5]}]}]"#)
         let p = try #require(zip.plots.first).plot
-        #expect(p.series.count == 1 && p.xTitle == "group.n (zipped with group.s)")
+        #expect(p.series.count == 1 && p.xTitle == "servers n (zipped with servers per message s)")
         let svg = p.render()
         let line = try #require(svg.split(separator: "\n").first { $0.contains("<polyline") })
         let xs = line.split(separator: "\"")[5].split(separator: " ").map { Double($0.split(separator: ",")[0])! }
@@ -65,14 +65,14 @@ import SimKernel
         // A zip that repeats an x value: one line per partner value.
         let rep = try Self.result(sweep: #"[{"zip": [{"path": "group.n", "values": [4, 6, 4, 6]}, {"path": "group.s", "values": [3, 3, 4, 4]}]}]"#)
         let lines = try #require(rep.plots.first).plot.series
-        #expect(lines.map(\.label) == ["group.s=3", "group.s=4"] && lines.allSatisfy { $0.points.count == 2 })
+        #expect(lines.map(\.label) == ["servers per message s = 3", "servers per message s = 4"] && lines.allSatisfy { $0.points.count == 2 })
     }
 
     @Test func legendsFitIntegerTicksAndEmptyPlotsSaySo() throws {
         let r = try Self.result(sweep: #"[{"path": "group.k", "values": [1, 2]}, {"path": "protocol.variant", "values": ["thesis", "basic-multicast"]}]"#)
         let plots = Dictionary(uniqueKeysWithValues: r.plots.map { ($0.fileName, $0.plot) })
         let conv = try #require(plots["plot-converged.svg"])
-        let label = "protocol.variant=basic-multicast"
+        let label = "protocol variant = basic-multicast"
         #expect(conv.series.map(\.label).contains(label))
         #expect(conv.width >= SVGPlot.left + SVGPlot.plotWidth + 15 + 26 + 7 * Double(label.count), "legend text fits")
         let svg = conv.render()

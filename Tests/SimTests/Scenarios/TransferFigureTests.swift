@@ -108,6 +108,22 @@ import SimKernel
         #expect(fig.panels[0].bars[0].total == 7 && fig.panels[0].bars[0].high > 7 && fig.layout.yMax >= fig.panels[0].bars[0].high)
     }
 
+    /// The thesis figures name their x axis in words, and a spread too small to see draws no
+    /// error bar.
+    @Test func xTitleInWordsAndNoCapsWithoutVisibleSpread() throws {
+        let text = ThesisScenarios.all.first { $0.name == "thesis-fig6-1" }!.text
+        let s = try ScenarioLoader.load(ScenarioSource(label: "f.json", text: text))
+        let fig = try #require(ResultSet(scenario: s, records: try ParallelRunner.execute(RunPlan(s).runs, executor: SyntheticExecutor(), jobs: 1)).transferFigure)
+        #expect(fig.xTitle == "messages N", "\(fig.xTitle)")
+        // Totals 6 s ± a nanosecond: no error bar; ± 0.5 s on a 0–7 axis: one.
+        func bar(_ low: Double, _ high: Double) -> String {
+            StackedBarFigure(title: "t", xTitle: "x", yTitle: "y", categories: ["a"], parts: ["p"],
+                             panels: [.init(title: "up", bars: [.init(values: [6], low: low, high: high)])]).render()
+        }
+        #expect(!bar(6 - 1e-9, 6 + 1e-9).contains("<g stroke=\"#000\"><line"))
+        #expect(bar(5.5, 6.5).contains("<g stroke=\"#000\"><line"))
+    }
+
     @Test func onlyScenariosWithEveryPartGetTheFigure() throws {
         let without = try Self.parts(vary: false, metrics: ["upload_sync_time", "upload_sharing_time", "upload_network_time"])
         #expect(without.transferFigure == nil)
@@ -127,6 +143,10 @@ import SimKernel
         // the SVG namespace, which is a name, not a request.
         for needle in ["<script", "<link", "<img", "src=", "url(", "@import", "https:"] { #expect(!html.contains(needle), "\(needle)") }
         #expect(html.replacingOccurrences(of: "xmlns=\"http://www.w3.org/2000/svg\"", with: "").contains("http:") == false)
+        // The summary table scrolls in its own box (a 17-column table does not widen the page),
+        // and its cells do not break inside "mean ± half-width".
+        #expect(html.contains("<div class=\"table\"><table>") && html.contains(".table{overflow-x:auto"))
+        #expect(html.contains("td{white-space:nowrap}"))
         // Listed in the manifest and the same bytes every time.
         #expect(try #require(files.last).contents.contains("\"index.html\""))
         #expect(try Self.parts(vary: true).files.first { $0.name == "index.html" }!.contents == html)

@@ -1,0 +1,63 @@
+import Testing
+import Foundation
+import SimKernel
+@testable import Scenarios
+
+/// What `equations` prints next to what: thesis values only for the F they are given for, and
+/// the ablation table's replications per row.
+@Suite struct EquationReportTests {
+    static func params(offline: Double) -> EquationParameters {
+        var p = EquationParameters()
+        p.devices = 4; p.updatesPerDevice = 3; p.confirms = 1; p.offline = offline; p.replications = 2
+        p.model = .thesis
+        return p
+    }
+
+    @Test func fAboveZeroMarksTheFZeroRowsNotApplicable() throws {
+        let p = Self.params(offline: 1)
+        let r = try ThesisEquations.run(p)
+        let md = EquationReport.markdown(r, p)
+        for eq in ["6.1", "6.2", "6.3", "6.4"] {
+            let line = try #require(md.split(separator: "\n").first { $0.hasPrefix("| \(eq) |") })
+            #expect(line.contains("| n/a (for F = 0) |"), "\(line)")
+        }
+        for eq in ["6.5", "6.6", "6.7", "6.8"] {
+            let line = try #require(md.split(separator: "\n").first { $0.hasPrefix("| \(eq) |") })
+            #expect(!line.contains("n/a"), "\(line)")
+        }
+        #expect(r.rows.filter { !$0.thesisApplies }.map(\.equation) == ["6.1", "6.2", "6.3", "6.4"])
+        #expect(r.rows.filter { !$0.thesisApplies }.allSatisfy { $0.difference.isNaN })
+        let csv = EquationReport.csv(r, p).split(separator: "\n")
+        let row61 = try #require(csv.first { $0.hasPrefix("6.1,") }).split(separator: ",", omittingEmptySubsequences: false)
+        #expect(row61[2].isEmpty && row61[6].isEmpty, "no closed form or difference for 6.1 at F > 0: \(row61)")
+        #expect(EquationReport.jsonLines(r, p).contains("\"closed_form\":null"))
+        // At F = 0 every thesis value applies (6.5–6.8 reduce to 6.1–6.4).
+        let p0 = Self.params(offline: 0)
+        let r0 = try ThesisEquations.run(p0)
+        #expect(r0.rows.allSatisfy(\.thesisApplies) && !EquationReport.markdown(r0, p0).contains("n/a"))
+        #expect(r0.replications == 1, "the F = 0 shortcut: one replication is exact")
+    }
+
+    @Test func ablationRowsSayHowManyReplicationsTheyUsed() throws {
+        var p = Self.params(offline: 1)
+        p.model = .protocol
+        p.replications = 1
+        // A known full-precision end with 4 replications, as `reproduce` passes it.
+        var q = p
+        q.replications = 4
+        let known = try ThesisEquations.run(q)
+        #expect(known.replications == 4)
+        let a = try EquationAblation.run(p, known: [(.protocol, known)])
+        let md = a.markdown
+        #expect(!md.contains("replications=1"), "\(md)")
+        #expect(md.contains("| replications | windows |"))
+        let rows = md.split(separator: "\n").filter { $0.hasPrefix("| ") && !$0.hasPrefix("| step") && !$0.hasPrefix("| thesis closed") }
+        #expect(rows.count == a.steps.count)
+        for (row, step) in zip(rows, a.steps) {
+            let cells = row.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+            #expect(cells[cells.count - 2] == String(step.result.replications), "\(row)")
+        }
+        #expect(a.steps.last!.result.replications == 4 && a.steps.first!.result.replications == 1)
+        #expect(a.csv.hasPrefix("step,label,equation,simulated_mean,ci95,replications,windows\n"))
+    }
+}
