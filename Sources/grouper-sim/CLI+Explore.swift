@@ -162,8 +162,9 @@ public enum ExploreCommand {
     static func folderDifference(_ c: ExploreCase) -> String? {
         let fm = FileManager.default
         let sandbox = fm.temporaryDirectory.appendingPathComponent("grouper-sim-explore-\(ProcessInfo.processInfo.processIdentifier)-\(c.index)")
-        defer { try? fm.removeItem(at: sandbox) }
+        // Removed only once this call made it: a folder of that name that was there before is not ours.
         do { try fm.createDirectory(at: sandbox, withIntermediateDirectories: false) } catch { return nil }
+        defer { try? fm.removeItem(at: sandbox) }
         let file = sandbox.appendingPathComponent("case.json")
         guard (try? Data(c.text.utf8).write(to: file)) != nil else { return nil }
         let quiet = CLIOutput(out: { _ in }, err: { _ in })

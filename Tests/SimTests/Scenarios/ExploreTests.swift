@@ -174,4 +174,24 @@ import GrouperModel
         let both = runCLI(["explore", "--cases", "2", "--seconds", "2"])
         #expect(both.code == 2 && both.err.contains("not both"), "\(both.err)")
     }
+
+    /// The equations probe compares up to rounding: the long searches met 13.000000000000002
+    /// against 13 (a mean over 7 devices). The tolerance is relative 1e-9, and no wider.
+    @Test func theEquationsProbeAgreesUpToRoundingOnly() {
+        #expect(EquationsProbe.agrees(13.000000000000002, 13))
+        #expect(EquationsProbe.agrees(39.99999999999999, 40.00000000000001))
+        #expect(EquationsProbe.agrees(1 + 5e-10, 1))
+        #expect(!EquationsProbe.agrees(1 + 2e-9, 1))
+        #expect(!EquationsProbe.agrees(812.001, 812))
+        #expect(EquationsProbe.agrees(0, 1e-12) && !EquationsProbe.agrees(0, 1e-8))
+    }
+
+    /// The parameters the long searches flagged (a rounding difference each) now agree.
+    @Test func flaggedEquationParametersAgree() throws {
+        var p = EquationParameters()
+        p.model = .thesis; p.devices = 7; p.updatesPerDevice = 6; p.confirms = 1; p.offline = 4
+        p.offlineTime = .seconds(21_600); p.replications = 2; p.seed = 267
+        let probe = EquationsProbe(parameters: p)
+        #expect(probe.finding() == nil)
+    }
 }
