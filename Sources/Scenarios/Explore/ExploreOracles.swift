@@ -10,8 +10,8 @@ public enum ExploreOracle: String, CaseIterable, Sendable {
     /// Same case, same seed, run twice in one process: the same event fingerprint, the same
     /// metrics bit for bit, the same verdicts (sampled).
     case deterministic
-    /// Safety checkers (no-phantom, ttl) pass unless a hostile server may explain a phantom:
-    /// tamper or stale with first-k.
+    /// Safety checkers (no-phantom, ttl) pass unless hostile servers may explain a phantom:
+    /// tamper or stale with first-k, or on two or more servers with any rebuild policy.
     case safety
     /// Liveness: with the thesis variant, honest servers and a long settle (the `thesis`
     /// profile, or a case of another profile that qualifies), every checker passes.
@@ -48,6 +48,8 @@ struct CaseTraits {
     var rebuild: String
     var k: Int
     var hostileKinds: Set<String>
+    /// Distinct servers that tamper or serve stale shares at some time of the run.
+    var alteringServers: Int
     var colludes: Bool
     var encryptedStore: Bool
     /// No fault of any kind (server faults, hostile behaviours, collusion, network faults).
@@ -59,6 +61,13 @@ struct CaseTraits {
     /// Whether the case is compared with the central architecture: it must converge and has no faults.
     var comparesWithCentral: Bool { mustConverge && faultFree }
     var mayPhantom: Bool { hostileKinds.contains("tamper") || hostileKinds.contains("stale") }
+    /// Whether altered shares can make a receiver accept content nobody wrote. `first-k` trusts
+    /// any k shares. `check` and `correct` rebuild from m ≥ k + 1 shares, which lie on a code of
+    /// distance m − k + 1 ≥ 2: one altered share is always seen (and `correct` decodes around
+    /// it when m ≥ k + 2). Two or more altered shares of one message can form, with probability
+    /// about one in the field size per try, a different codeword: the rebuild then accepts (or
+    /// corrects to) another secret. So a phantom is a fault only with at most one altering server.
+    var phantomExplained: Bool { mayPhantom && (rebuild == RebuildPolicy.firstK.rawValue || alteringServers >= 2) }
     /// A case whose every checker must pass: the thesis variant with its default recovery,
     /// honest servers, periodic confirms, a receiver that looks within a TTL, and a settle of at
     /// least 3× the slowest period (TTL, confirm, poll, resend retry); any rebuild policy. The
@@ -73,11 +82,18 @@ struct CaseTraits {
         k = spec.group.k
         var kinds = Set<String>()
         var colludes = false
+        var altering = Set<Int>()
         for f in spec.faults {
-            if case .misbehave(let b, _) = f.kind { kinds.insert(b.kindName) }
+            if case .misbehave(let b, _) = f.kind {
+                kinds.insert(b.kindName)
+                if b.altersShares {
+                    altering.formUnion((1...spec.group.n).filter { f.servers.contains($0) })
+                }
+            }
             if case .collude = f.kind { colludes = true }
         }
         hostileKinds = kinds
+        alteringServers = altering.count
         self.colludes = colludes
         encryptedStore = spec.deviceStore.atRest != .plain
         let p = spec.protocolSpec
@@ -101,7 +117,7 @@ enum ExploreOracles {
         for v in outcome.checkers where !v.passed {
             let name = CheckerName(rawValue: v.name)
             if v.kind == .safety {
-                if v.name == CheckerName.noPhantom.rawValue && t.mayPhantom && t.rebuild == "first-k" { continue }
+                if v.name == CheckerName.noPhantom.rawValue && t.phantomExplained { continue }
                 out.append(ExploreFinding(oracle: .safety, message: "\(v.name) failed: \(v.detail)", checker: name))
             } else if t.mustConverge {
                 out.append(ExploreFinding(oracle: .liveness, message: "\(v.name) failed although the case must converge: \(v.detail)",
@@ -180,4 +196,16 @@ enum ExploreOracles {
 
 extension String {
     fileprivate var nonEmpty: String? { isEmpty ? nil : self }
+}
+
+extension ServerMisbehaviour {
+    /// Whether the behaviour can serve share bytes other than those stored: tampering with a
+    /// positive fraction, or stale shares.
+    var altersShares: Bool {
+        switch self {
+        case .tamper(let fraction): fraction > 0
+        case .stale: true
+        default: false
+        }
+    }
 }

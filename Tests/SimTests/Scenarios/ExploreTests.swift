@@ -127,6 +127,60 @@ import GrouperModel
         #expect(ExploreOracles.judge(Self.outcome([], checkers: failing), relaxed).map(\.oracle) == [.safety])
     }
 
+    /// `check` and `correct` always see one altered share among k + 1 or more; two altering
+    /// servers can line up into another codeword, so only then is a phantom explained.
+    @Test func aPhantomIsExplainedByTwoAlteringServersOrFirstK() throws {
+        func traits(_ rebuild: String, _ faults: String) throws -> CaseTraits {
+            CaseTraits(try ScenarioLoader.load(ScenarioSource(label: "t.json", text: """
+                {"format": 1, "name": "t", "duration": "4h", "group": {"devices": 2, "k": 2, "n": 4, "s": 4, "ttl": "1h"},
+                 "protocol": {"rebuild": "\(rebuild)"}, "faults": [\(faults)]}
+                """)).base)
+        }
+        let phantom = [CheckerVerdict(name: "no-phantom", kind: .safety, passed: false, detail: "D1 holds …")]
+        func flagged(_ t: CaseTraits) -> Bool { !ExploreOracles.judge(Self.outcome([], checkers: phantom), t).isEmpty }
+        let one = #"{"kind": "tamper", "servers": [2]}"#
+        let two = #"{"kind": "tamper", "servers": [2, 3]}"#
+        let staleOther = #"{"kind": "stale", "servers": [4]}"#
+        let staleSame = #"{"kind": "stale", "servers": [2]}"#
+        let all = #"{"kind": "tamper", "servers": "all"}"#
+        for rebuild in ["check", "correct"] {
+            #expect(try traits(rebuild, one).alteringServers == 1)
+            #expect(flagged(try traits(rebuild, one)), "\(rebuild), one tampering server")
+            #expect(flagged(try traits(rebuild, one + ", " + staleSame)), "\(rebuild), one server tampering and stale")
+            #expect(!flagged(try traits(rebuild, two)), "\(rebuild), two tampering servers")
+            #expect(!flagged(try traits(rebuild, one + ", " + staleOther)), "\(rebuild), one tampering, one stale")
+            #expect(try traits(rebuild, all).alteringServers == 4)
+            #expect(!flagged(try traits(rebuild, all)))
+        }
+        #expect(!flagged(try traits("first-k", one)))
+        #expect(flagged(try traits("check", #"{"kind": "tamper", "servers": [2, 3], "fraction": 0}"#)), "a tamper fraction of 0 alters nothing")
+        #expect(flagged(try traits("check", #"{"kind": "withhold", "servers": [2, 3]}"#)), "withholding alters nothing")
+    }
+
+    /// What the long searches found, shrunk: servers 2, 4 and 6 tamper and a `check` receiver
+    /// with 8 shares (k = 7) accepts an altered update. The oracle explains it by the three
+    /// altering servers; the same run with server 2 tampering alone has no phantom.
+    @Test func theShrunkThreeTampererPhantomIsExplainedAndOneTampererMakesNone() throws {
+        let url = ScenarioFixtures.root.appendingPathComponent("findings/two-tamperers-line-up.json")
+        let data = try Data(contentsOf: url)
+        func run(_ bytes: Data) throws -> (RunOutcome, CaseTraits) {
+            let loaded = try ScenarioLoader.load(ScenarioSource(label: url.lastPathComponent, bytes: Array(bytes)))
+            return (try GrouperExecutor().execute(try #require(RunPlan(loaded).runs.first)), CaseTraits(loaded.base))
+        }
+        let (outcome, traits) = try run(data)
+        #expect(outcome.checkers.first { $0.name == "no-phantom" }?.passed == false)
+        #expect(traits.alteringServers == 3)
+        #expect(!ExploreOracles.judge(outcome, traits).contains { $0.oracle == .safety })
+
+        var doc = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let faults = try #require(doc["faults"] as? [[String: Any]])
+        doc["faults"] = faults.filter { $0["kind"] as? String != "tamper" || ($0["servers"] as? [Int]) == [2] }
+        let (alone, aloneTraits) = try run(try JSONSerialization.data(withJSONObject: doc, options: [.sortedKeys]))
+        #expect(aloneTraits.alteringServers == 1)
+        #expect(alone.checkers.first { $0.name == "no-phantom" }?.passed == true)
+        #expect(alone.fingerprint != outcome.fingerprint)
+    }
+
     @Test func aRunPastItsEventBudgetStops() throws {
         let spec = try ScenarioLoader.load(ScenarioSource(label: "b.json", text: """
             {"format": 1, "name": "b", "duration": "6h", "group": {"devices": 3, "k": 2, "n": 3, "s": 3, "ttl": "1h"},
