@@ -69,8 +69,10 @@ struct CaseTraits {
     /// corrects to) another secret. So a phantom is a fault only with at most one altering server.
     var phantomExplained: Bool { mayPhantom && (rebuild == RebuildPolicy.firstK.rawValue || alteringServers >= 2) }
     /// A case whose every checker must pass: the thesis variant with its default recovery,
-    /// honest servers, periodic confirms, a receiver that looks within a TTL, and a settle of at
-    /// least 3× the slowest period (TTL, confirm, poll, resend retry); any rebuild policy. The
+    /// honest servers, periodic confirms, a receiver that looks within a TTL, failed uploads
+    /// retried on a timer (with `on-reconnect` a device that stays online keeps them to the
+    /// end), and a settle of at least 3× the slowest period (TTL, confirm, poll, resend retry,
+    /// unsent retry); any rebuild policy. The
     /// explorer also drops it when `validate` warned about the case (other than k = 1's
     /// plaintext warning): a configuration it says cannot recover is not promised to.
     var mustConverge: Bool
@@ -100,11 +102,11 @@ struct CaseTraits {
         faultFree = spec.faults.isEmpty && spec.network.isOff
         thesisRecovery = p.variant == .thesis && p.recovery == RecoveryOptions() && p.resendMulticastAfter == nil
         let ttl = spec.group.ttl
-        let slowest = max(ttl, p.confirm.period, p.receive.pollPeriod, p.resendRetry)
+        let slowest = max(ttl, p.confirm.period, p.receive.pollPeriod, p.resendRetry, p.unsentRetryPeriod ?? .zero)
         mustConverge = !central && p.variant == .thesis && p.recovery == RecoveryOptions() && kinds.isSubset(of: ["keep"])
             && p.confirm.mode == .periodic && p.receive.onReconnect
             && (p.receive.mode != .poll || p.receive.pollPeriod < ttl)
-            && p.resendMulticastAfter == nil
+            && p.resendMulticastAfter == nil && p.unsentRetryPeriod != nil
             && spec.settle >= SimDuration(nanoseconds: 3 * slowest.nanoseconds)
             && spec.schedule.isEmpty
     }

@@ -181,6 +181,33 @@ import GrouperModel
         #expect(alone.fingerprint != outcome.fingerprint)
     }
 
+    /// What seed 21's search found, shrunk: a blackholed server fails device 2's uploads and
+    /// `unsent_retry: on-reconnect` never retries them while it stays online. Such a case is not
+    /// promised to converge; with a retry timer it is (settle ≥ 3× the timer) and it does.
+    @Test func aCaseMustConvergeOnlyWithAnUnsentRetryTimerWithinTheSettle() throws {
+        let url = ScenarioFixtures.root.appendingPathComponent("findings/unsent-on-reconnect-stays-queued.json")
+        let data = try Data(contentsOf: url)
+        func load(_ unsentRetry: String?) throws -> LoadedScenario {
+            var doc = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+            var proto = try #require(doc["protocol"] as? [String: Any])
+            if let unsentRetry { proto["unsent_retry"] = unsentRetry }
+            doc["protocol"] = proto
+            let bytes = try JSONSerialization.data(withJSONObject: doc, options: [.sortedKeys])
+            return try ScenarioLoader.load(ScenarioSource(label: url.lastPathComponent, bytes: Array(bytes)))
+        }
+        func outbox(_ l: LoadedScenario) throws -> Bool? {
+            try GrouperExecutor().execute(try #require(RunPlan(l).runs.first)).checkers.first { $0.name == "outbox" }?.passed
+        }
+        let asFound = try load(nil)
+        #expect(asFound.base.settle == .hours(3))
+        #expect(!CaseTraits(asFound.base).mustConverge)
+        #expect(try outbox(asFound) == false)
+        let timer = try load("1h")   // settle = 3 × 1 h, the slowest period
+        #expect(CaseTraits(timer.base).mustConverge)
+        #expect(try outbox(timer) == true)
+        #expect(!CaseTraits(try load("61min").base).mustConverge, "a settle under 3× the unsent retry")
+    }
+
     @Test func aRunPastItsEventBudgetStops() throws {
         let spec = try ScenarioLoader.load(ScenarioSource(label: "b.json", text: """
             {"format": 1, "name": "b", "duration": "6h", "group": {"devices": 3, "k": 2, "n": 3, "s": 3, "ttl": "1h"},
