@@ -60,6 +60,8 @@ struct CaseTraits {
     var judgesReuploads: Bool { !central && thesisRecovery && faultFree }
     /// Whether the case is compared with the central architecture: it must converge and has no faults.
     var comparesWithCentral: Bool { mustConverge && faultFree }
+    /// The members from the start (1-based): the devices the differential oracle compares.
+    var initialMembers: [Int]
     var mayPhantom: Bool { hostileKinds.contains("tamper") || hostileKinds.contains("stale") }
     /// Whether altered shares can make a receiver accept content nobody wrote. `first-k` trusts
     /// any k shares. `check` and `correct` rebuild from m ≥ k + 1 shares, which lie on a code of
@@ -96,6 +98,7 @@ struct CaseTraits {
         }
         hostileKinds = kinds
         alteringServers = altering.count
+        initialMembers = spec.group.initialMembers
         self.colludes = colludes
         encryptedStore = spec.deviceStore.atRest != .plain
         let p = spec.protocolSpec
@@ -142,11 +145,17 @@ enum ExploreOracles {
 
     /// The differential finding of a Grouper run against the same case under the central
     /// server, nil when they agree or either did not converge (then there is nothing to compare).
-    static func centralDifference(_ grouper: RunOutcome, _ central: RunOutcome) -> String? {
+    /// Only the members from the start (`members`, 1-based) are compared: an invitee gets the
+    /// group's history from the owner under Grouper, and only what is written after it joined
+    /// under the central server (docs/architectures.md).
+    static func centralDifference(_ grouper: RunOutcome, _ central: RunOutcome, members: [Int]) -> String? {
         func converged(_ o: RunOutcome) -> Bool { o.checkers.first { $0.name == CheckerName.convergence.rawValue }?.passed ?? false }
-        guard converged(grouper), converged(central), grouper.finalObjects != central.finalObjects else { return nil }
-        let g = Set(grouper.finalObjects), c = Set(central.finalObjects)
-        let onlyG = grouper.finalObjects.filter { !c.contains($0) }, onlyC = central.finalObjects.filter { !g.contains($0) }
+        let labels = Set(members.map { "D\($0)" })
+        func compared(_ o: RunOutcome) -> [String] { o.finalObjects.filter { labels.contains(String($0.prefix { $0 != " " })) } }
+        let grouperObjects = compared(grouper), centralObjects = compared(central)
+        guard converged(grouper), converged(central), grouperObjects != centralObjects else { return nil }
+        let g = Set(grouperObjects), c = Set(centralObjects)
+        let onlyG = grouperObjects.filter { !c.contains($0) }, onlyC = centralObjects.filter { !g.contains($0) }
         return "Grouper and central both converged but end with different objects: Grouper only "
             + (onlyG.prefix(2).joined(separator: ", ").nonEmpty ?? "none") + "; central only "
             + (onlyC.prefix(2).joined(separator: ", ").nonEmpty ?? "none")

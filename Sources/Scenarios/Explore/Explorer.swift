@@ -121,7 +121,7 @@ extension Explorer {
             looked = true
             var central = resolved
             central.spec.architecture = .central
-            if let other = try? executor.execute(central), let d = ExploreOracles.centralDifference(outcome, other) { out.append(d) }
+            if let other = try? executor.execute(central), let d = ExploreOracles.centralDifference(outcome, other, members: t.initialMembers) { out.append(d) }
         }
         if index % determinismEvery == 0 && !t.central {
             looked = true
@@ -253,11 +253,12 @@ extension Explorer {
         case .reuploads: return { spec, o in CaseTraits(spec).judgesReuploads ? ExploreOracles.reuploadFindings(o) : [] }
         case .differential where f.message.hasPrefix("Grouper and central"):
             return { spec, o in
-                guard CaseTraits(spec).comparesWithCentral else { return [] }
+                let t = CaseTraits(spec)
+                guard t.comparesWithCentral else { return [] }
                 var central = ScenarioShrinker.resolved(spec, replication: 0)
                 central.spec.architecture = .central
                 guard let other = try? executor.execute(central) else { return [] }
-                return ExploreOracles.centralDifference(o, other).map { [$0] } ?? []
+                return ExploreOracles.centralDifference(o, other, members: t.initialMembers).map { [$0] } ?? []
             }
         default: return nil
         }

@@ -208,6 +208,25 @@ import GrouperModel
         #expect(!CaseTraits(try load("61min").base).mustConverge, "a settle under 3× the unsent retry")
     }
 
+    /// What seed 22's search found, shrunk: an invitee holds the group's history under Grouper
+    /// (the owner hands it over) and not under the central server. The start members agree,
+    /// so the differential oracle compares only them.
+    @Test func theCentralDifferentialComparesOnlyTheStartMembers() throws {
+        let url = ScenarioFixtures.root.appendingPathComponent("findings/invitee-history-grouper-vs-central.json")
+        let loaded = try ScenarioLoader.load(ScenarioSource(label: url.lastPathComponent, bytes: Array(try Data(contentsOf: url))))
+        let t = CaseTraits(loaded.base)
+        #expect(t.comparesWithCentral && t.initialMembers == [1, 4])
+        var run = try #require(RunPlan(loaded).runs.first)
+        let executor = GrouperExecutor(audits: true)
+        let grouper = try executor.execute(run)
+        run.spec.architecture = .central
+        let central = try executor.execute(run)
+        #expect(!grouper.finalObjects.isEmpty)
+        #expect(Set(grouper.finalObjects).subtracting(central.finalObjects).contains { $0.hasPrefix("D2 ") || $0.hasPrefix("D3 ") })
+        #expect(ExploreOracles.centralDifference(grouper, central, members: t.initialMembers) == nil)
+        #expect(ExploreOracles.centralDifference(grouper, central, members: [1, 2, 3, 4]) != nil)
+    }
+
     @Test func aRunPastItsEventBudgetStops() throws {
         let spec = try ScenarioLoader.load(ScenarioSource(label: "b.json", text: """
             {"format": 1, "name": "b", "duration": "6h", "group": {"devices": 3, "k": 2, "n": 3, "s": 3, "ttl": "1h"},
