@@ -298,12 +298,12 @@ final class TimelineRecorder: @unchecked Sendable {
     // MARK: Findings
 
     /// A finding as a marker: on the first device it names (else the first server it names,
-    /// else D1) at the end of the run, when the checkers judge; model numbers in its text are
-    /// shown from 1.
+    /// else D1) at the end of the run, when the checkers judge; the model's server numbers in
+    /// its text are shown from 1 (its devices already are, `deviceLabel`).
     func marker(_ f: CheckFinding) -> TimelineMarker {
         let text = Self.renumbered(f.message)
         var lane = 0
-        if let d = Self.firstNumber(after: "D", in: f.message), d < devices { lane = d }
+        if let d = Self.firstNumber(after: "D", in: f.message), d >= 1, d <= devices { lane = d - 1 }
         else if let s = Self.firstNumber(after: "server ", in: f.message), s < servers { lane = rec.serverLane(s) }
         return TimelineMarker(kind: .finding, lane: lane, time: rec.end, label: f.checker.rawValue, text: text,
                               messageIDs: f.messageIDs, severity: f.kind.rawValue,
@@ -321,12 +321,12 @@ final class TimelineRecorder: @unchecked Sendable {
         return nil
     }
 
-    /// "D0" → "D1", "server 0" → "server 1": the model counts from 0, people from 1.
+    /// "server 0" → "server 1": the model counts servers from 0, people from 1.
     static func renumbered(_ text: String) -> String {
         var out = "", i = text.startIndex
         while i < text.endIndex {
             var matched = false
-            for prefix in ["D", "server "] where text[i...].hasPrefix(prefix) {
+            for prefix in ["server "] where text[i...].hasPrefix(prefix) {
                 let before = i > text.startIndex ? text[text.index(before: i)] : " "
                 let start = text.index(i, offsetBy: prefix.count)
                 let digits = text[start...].prefix { $0.isNumber }

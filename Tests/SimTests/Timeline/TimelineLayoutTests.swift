@@ -184,7 +184,8 @@ import SimKernel
     }
 
     @Test func renumbering() {
-        #expect(TimelineRecorder.renumbered("D0 lacks update of o1 by D1 (server 0 and D12, ID3)") == "D1 lacks update of o1 by D2 (server 1 and D13, ID3)")
+        // The model names devices from 1 already (deviceLabel); only its servers are renumbered.
+        #expect(TimelineRecorder.renumbered("D1 lacks update of o1 by D2 (server 0 and D12, ID3)") == "D1 lacks update of o1 by D2 (server 1 and D12, ID3)")
         #expect(TimelineRecorder.firstNumber(after: "D", in: "OD3 then D4") == 4)
     }
 }
