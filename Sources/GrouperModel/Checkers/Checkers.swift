@@ -74,14 +74,14 @@ extension GrouperSystem {
         switch config.variant {
         case .noRecovery:
             return "lost: \(lossCause(w, holding: holding)) before \(deviceLabel(d)) fetched it, and no-recovery never resends "
-                + "(\(Wording.count(holders, "server")) still hold it)"
+                + "(\(Wording.count(holders, "server")) still \(holders == 1 ? "holds" : "hold") it)"
         case .basicMulticast:
             return "lost: \(lossCause(w, holding: holding)) before \(deviceLabel(d)) fetched it; basic-multicast detects gaps only "
-                + "from later messages (\(Wording.count(holders, "server")) still hold it)"
+                + "from later messages (\(Wording.count(holders, "server")) still \(holders == 1 ? "holds" : "hold") it)"
         case .asBuilt:
-            return "not delivered by the as-built client (\(Wording.count(holders, "server")) still hold it)"
+            return "not delivered by the as-built client (\(Wording.count(holders, "server")) still \(holders == 1 ? "holds" : "hold") it)"
         case .thesis:
-            return stallCause(w, device: d, holding: holding) + " (\(Wording.count(holders, "server")) still hold it)"
+            return stallCause(w, device: d, holding: holding) + " (\(Wording.count(holders, "server")) still \(holders == 1 ? "holds" : "hold") it)"
         }
     }
 
