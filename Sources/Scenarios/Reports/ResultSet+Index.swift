@@ -24,9 +24,12 @@ extension ResultSet {
         let failures = checkerFailures
         if !failures.isEmpty {
             s += "<h2>Checker failures</h2>\n<ul>\n"
+            let pages = Set(files.map(\.name))
             for (r, c) in failures {
+                let page = Self.timelineFileName(point: r.point, replication: r.replication)
                 s += "<li>run \(r.index) (point \(r.point), replication \(r.replication)): \(e(c.name)) "
-                    + "(\(c.kind.rawValue)\(c.required ? "" : ", not required")): \(e(c.detail))</li>\n"
+                    + "(\(c.kind.rawValue)\(c.required ? "" : ", not required")): \(e(c.detail))"
+                    + (pages.contains(page) ? " (<a href=\"\(e(page))\">timeline</a>)" : "") + "</li>\n"
             }
             s += "</ul>\n"
         }
