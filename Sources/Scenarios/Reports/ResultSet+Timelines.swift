@@ -10,7 +10,8 @@ extension ResultSet {
 
     /// `timeline-p<P>-r<R>.html` for the first `timelineLimit` runs, in run order, that failed
     /// a required checker on the protocol model (engine `grouper`, Grouper architecture): the
-    /// page `grouper-sim timeline FILE --point P --replication R` writes for it. A run the
+    /// page `grouper-sim timeline FILE --point P --replication R` writes for it (FILE by its
+    /// name, as the manifest names it). A run the
     /// timeline cannot replay with the record's seed gets none.
     var timelinePages: [(name: String, contents: String)] {
         guard engine == .grouper else { return [] }
@@ -20,7 +21,9 @@ extension ResultSet {
             guard spec.architecture == .grouper,
                   RunPlan.runSeed(scenarioSeed: spec.seed, replication: r.replication) == r.seed,
                   let rec = try? TimelineRun.record(spec, point: r.point, replication: r.replication, runIndex: r.index) else { continue }
-            let label = scenario.source.label.hasPrefix("builtin:") ? String(scenario.source.label.dropFirst(8)) : scenario.source.label
+            // The file's name, not the path it was given by: the folder's bytes do not depend on it.
+            let name = scenario.source.fileName
+            let label = name.hasPrefix("builtin:") ? String(name.dropFirst(8)) : name
             let reps = r.replication >= spec.replications ? " --replications \(r.replication + 1)" : ""
             let command = "grouper-sim timeline \(label) --seed \(spec.seed)\(reps) --point \(r.point) --replication \(r.replication)"
             out.append((Self.timelineFileName(point: r.point, replication: r.replication),

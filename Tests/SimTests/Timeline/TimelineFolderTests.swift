@@ -22,7 +22,7 @@ import Testing
         // The page is the one `grouper-sim timeline` draws for that run: its finding included.
         let page = try String(contentsOfFile: out + "/timeline-p0-r1.html", encoding: .utf8)
         #expect(page.contains(TimelinePage.marker) && page.contains("D5 lacks update of o1 by D4"))
-        #expect(page.contains("grouper-sim timeline \(file) --seed "))
+        #expect(page.contains("grouper-sim timeline lost.json --seed "))
         // A passing run keeps none.
         let ok = dir.appendingPathComponent("ok").path
         #expect(runCLI(["run", "smoke", "--out", ok, "--progress", "never", "--replications", "1"]).code == 0)
