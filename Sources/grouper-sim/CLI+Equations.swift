@@ -161,11 +161,35 @@ extension GrouperCLI {
         do { _ = try ScenarioLoader.load(ScenarioSource(label: file, text: text)) } catch {
             throw CLIError("equations: the scenario does not read back (a bug): \(error)", exitCode: .internalError)
         }
-        try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .withoutOverwriting)
+        if let failure = writeNewFile(Array(text.utf8), to: path) {
+            throw CLIError("equations: --write-scenario \(file): cannot write the file (\(failure)); nothing was written")
+        }
         io.out("wrote \(file): --model \(p.model.modelName), first replication (run seed \(seed)): \(spec.workload.writes.count) writes, "
                + "\(spec.schedule.count) scheduled commands, \(spec.duration.nanoseconds / p.ttl.nanoseconds) TTL windows "
                + "(warm-up \(spec.warmup.nanoseconds / p.ttl.nanoseconds)); run it with: grouper-sim run \(file)\n")
         return .ok
+    }
+}
+
+extension GrouperCLI {
+    /// Writes `bytes` to a file that must not exist yet; nil when done, else the system's reason
+    /// ("No such file or directory"), with no file left behind.
+    static func writeNewFile(_ bytes: [UInt8], to path: String) -> String? {
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0o644)
+        guard fd >= 0 else { return String(cString: strerror(errno)) }
+        var done = 0
+        while done < bytes.count {
+            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + done, bytes.count - done) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else {
+                let reason = n < 0 ? String(cString: strerror(errno)) : "the device took no bytes"
+                close(fd); unlink(path)
+                return reason
+            }
+            done += n
+        }
+        guard close(fd) == 0 else { let reason = String(cString: strerror(errno)); unlink(path); return reason }
+        return nil
     }
 }
 

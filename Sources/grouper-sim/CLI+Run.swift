@@ -147,7 +147,8 @@ extension GrouperCLI {
             Runs every sweep point × replication of each scenario (docs/scenarios.md) and writes
             runs.csv, summary.csv, summary.md, plot-*.svg (and, with "series", series.csv and
             plot-series-*.svg), resolved.json, records.jsonl, index.html and manifest.json to
-            results/<name>/
+            results/<name>/, and timeline-p<P>-r<R>.html for the first 3 runs that fail a
+            required checker
             (with --out DIR: into DIR for one file, DIR/<name>/ for several). A FILE that does not
             exist may name a built-in scenario (`grouper-sim list`), e.g. thesis-fig6-1.
 

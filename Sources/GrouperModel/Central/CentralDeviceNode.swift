@@ -36,7 +36,7 @@ final class CentralDeviceNode: SimComponent {
     init(index: Int, world: CentralWorld, member: Bool) {
         self.index = index
         self.world = world
-        self.name = "central-device-\(index)"
+        self.name = "central-device-\(index + 1)"
         self.isMember = member
         rng = world.streams.stream(named: "central-device-\(index)")
     }

@@ -18,10 +18,10 @@ extension CentralSystem {
         let owner = world.deviceNodes[0]
         return want.indices.filter { want[$0] && !world.deviceNodes[$0].isMember }.map { d in
             let why = owner.pendingInvitations.contains(d)
-                ? "its invitation waits for the owner D0, offline since it was asked for"
+                ? "its invitation waits for the owner \(deviceLabel(0)), offline since it was asked for"
                 : "its invitation did not happen"
             return CheckFinding(checker: .convergence, kind: .liveness,
-                                message: "D\(d) is outside the group: \(why)", messageIDs: [])
+                                message: "\(deviceLabel(d)) is outside the group: \(why)", messageIDs: [])
         }
     }
 
@@ -39,7 +39,7 @@ extension CentralSystem {
         for (d, w, holds) in expectations() where !holds {
             let what = w.content == nil ? "delete" : "update"
             out.append(CheckFinding(checker: .convergence, kind: .liveness,
-                                    message: "D\(d.index) lacks \(what) of \(w.objectID) by D\(w.device) "
+                                    message: "\(deviceLabel(d.index)) lacks \(what) of \(w.objectID) by \(deviceLabel(w.device)) "
                                         + "(message \(w.messageID)): \(reason(w, device: d.index))",
                                     messageIDs: [w.messageID]))
         }
@@ -68,13 +68,13 @@ extension CentralSystem {
     }
 
     func reason(_ w: ObjectWrite, device d: Int) -> String {
-        if !world.deviceNodes[d].online { return "D\(d) is offline at the end of the run" }
+        if !world.deviceNodes[d].online { return "\(deviceLabel(d)) is offline at the end of the run" }
         if world.deviceNodes[w.device].unsent.contains(where: { $0.messageID == w.messageID }) {
-            return "never stored on the server; still queued on D\(w.device)"
+            return "never stored on the server; still queued on \(deviceLabel(w.device))"
         }
-        guard let t = server.store.outbox.last(where: { $0.to == d && $0.messageID == w.messageID }) else { return "no transfer to D\(d) on the server" }
-        if t.lostInRestart { return "lost: the server restarted without its data before D\(d) fetched it" }
-        if t.expired { return "lost: the retention limit expired before D\(d) fetched it (unattended)" }
+        guard let t = server.store.outbox.last(where: { $0.to == d && $0.messageID == w.messageID }) else { return "no transfer to \(deviceLabel(d)) on the server" }
+        if t.lostInRestart { return "lost: the server restarted without its data before \(deviceLabel(d)) fetched it" }
+        if t.expired { return "lost: the retention limit expired before \(deviceLabel(d)) fetched it (unattended)" }
         return "not fetched yet (transfer \(t.status.rawValue))"
     }
 
@@ -88,7 +88,7 @@ extension CentralSystem {
                 let e = d.store[id]!
                 guard let w = byVersion[e.version], w.objectID == id, w.content == e.content else {
                     out.append(CheckFinding(checker: .noPhantom, kind: .safety,
-                                            message: "D\(d.index) holds \(id) at version \(e.version), which no device wrote "
+                                            message: "\(deviceLabel(d.index)) holds \(id) at version \(e.version), which no device wrote "
                                                 + "with that content", messageIDs: []))
                     continue
                 }

@@ -51,7 +51,7 @@ public final class CentralSystem {
         return world.deviceNodes.enumerated().filter { $0.element.isMember }.flatMap { i, d in
             d.store.compactMap { id, e -> String? in
                 guard e.content != nil else { return nil }
-                return "D\(i + 1) \(id) " + ObjectWrite.describe(e.version, among: byObject[id] ?? [])
+                return "\(deviceLabel(i)) \(id) " + ObjectWrite.describe(e.version, among: byObject[id] ?? [])
             }.sorted()
         }
     }

@@ -18,10 +18,10 @@ extension GrouperSystem {
         let owner = world.deviceNodes[0]
         return membersToBe.filter { !world.deviceNodes[$0].isMember }.map { d in
             let why = owner.pendingInvitations.contains(d)
-                ? "its invitation waits for the owner D0, offline since it was asked for"
+                ? "its invitation waits for the owner \(deviceLabel(0)), offline since it was asked for"
                 : "its invitation did not happen"
             return CheckFinding(checker: .convergence, kind: .liveness,
-                                message: "D\(d) is outside the group: \(why)", messageIDs: [])
+                                message: "\(deviceLabel(d)) is outside the group: \(why)", messageIDs: [])
         }
     }
 
@@ -54,11 +54,11 @@ extension GrouperSystem {
             }
             guard !missing.isEmpty else { continue }
             let named = missing.prefix(3).map { w, why in
-                "\(w.content == nil ? "delete" : "update") of \(w.objectID) by D\(w.device) "
+                "\(w.content == nil ? "delete" : "update") of \(w.objectID) by \(deviceLabel(w.device)) "
                     + "(message \(w.messageID)): \(why)"
             }.joined(separator: "; ")
             out.append(CheckFinding(checker: .delivery, kind: .liveness,
-                                    message: "D\(d.index) never handled \(missing.count) message(s) written while "
+                                    message: "\(deviceLabel(d.index)) never handled \(missing.count) message(s) written while "
                                         + "it was a member: \(named)" + (missing.count > 3 ? "; …" : ""),
                                     messageIDs: missing.map(\.write.messageID)))
         }
@@ -86,7 +86,7 @@ extension GrouperSystem {
         }
         let handledAll = (first...last).allSatisfy { d.delivery.hasNormal(w.version.sender, $0) }
         if handledAll && d.chunks.partials["\(w.version.sender)/\(first)"] != nil {
-            return "D\(d.index) handled all \(count) chunk messages but never reassembled the object"
+            return "\(deviceLabel(d.index)) handled all \(count) chunk messages but never reassembled the object"
         }
         return nil
     }
@@ -111,7 +111,7 @@ extension GrouperSystem {
             guard !parts.isEmpty else { continue }
             let state = !d.online ? "offline" : d.wedged ? "wedged" : "online"
             out.append(CheckFinding(checker: .outbox, kind: .liveness,
-                                    message: "D\(d.index) (\(state)) still has " + parts.joined(separator: ", "),
+                                    message: "\(deviceLabel(d.index)) (\(state)) still has " + parts.joined(separator: ", "),
                                     messageIDs: left.map(\.message.messageID)))
         }
         return out

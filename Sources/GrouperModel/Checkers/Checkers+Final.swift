@@ -76,11 +76,11 @@ extension GrouperSystem {
         let sender = world.deviceNodes[w.device], device = world.deviceNodes[d]
         if !config.receive.onPush, config.receive.pullPeriod.map({ $0 >= config.ttl }) ?? true {
             let every = config.receive.pullPeriod.map { "polls only every \($0)" } ?? "never polls"
-            return "not recoverable: D\(d) is not notified and \(every) (not within the TTL \(config.ttl)), "
+            return "not recoverable: \(deviceLabel(d)) is not notified and \(every) (not within the TTL \(config.ttl)), "
                 + "so a re-upload for it expires before it looks"
         }
         if let n = world.registry.knownNumber(w.messageID), device.undecodable[n] != nil {
-            return "not recoverable: the shares D\(d) collected disagree (a server alters them), so its "
+            return "not recoverable: the shares \(deviceLabel(d)) collected disagree (a server alters them), so its "
                 + "\(config.rebuild.rawValue) rebuild refuses them, and a re-upload brings the same shares"
         }
         let withheld = world.withheldBy[w.messageID] ?? []
@@ -89,20 +89,20 @@ extension GrouperSystem {
                 + "as holding it, so it re-uploads only once fewer than \(needed) do"
         }
         if holding.count >= needed {
-            return "not delivered yet: recovery still in progress (D\(d)'s next receive round can rebuild it)"
+            return "not delivered yet: recovery still in progress (\(deviceLabel(d))'s next receive round can rebuild it)"
         }
         let onItsWay = sender.reuploading.contains(ReuploadKey(messageID: w.messageID, requester: node))
             || device.outbox.contains { $0.message.type == .resend && $0.shareReceiver == sender.node }
         if onItsWay {
-            return "not delivered yet: recovery still in progress (a resend for D\(d) is on its way)"
+            return "not delivered yet: recovery still in progress (a resend for \(deviceLabel(d)) is on its way)"
         }
-        if !sender.online { return "lost: \(lossCause(w, holding: holding)), and its sender D\(w.device) is offline at the end" }
+        if !sender.online { return "lost: \(lossCause(w, holding: holding)), and its sender \(deviceLabel(w.device)) is offline at the end" }
         let confirms = config.variant.sendsConfirms && config.confirm.period != nil
         guard config.recovery.receiverAsks && confirms else {
-            return "lost: \(lossCause(w, holding: holding)), and nothing makes D\(d) ask for it again "
+            return "lost: \(lossCause(w, holding: holding)), and nothing makes \(deviceLabel(d)) ask for it again "
                 + "(no periodic confirms, no later message)"
         }
         return "not delivered yet: \(lossCause(w, holding: holding)), recovery still in progress "
-            + "(D\(d) asks again after the sender's next confirm)"
+            + "(\(deviceLabel(d)) asks again after the sender's next confirm)"
     }
 }

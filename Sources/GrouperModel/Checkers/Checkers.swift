@@ -50,7 +50,7 @@ extension GrouperSystem {
                 let why = reason(write: w, device: d.index)
                 let what = w.content == nil ? "delete" : "update"
                 out.append(CheckFinding(checker: .convergence, kind: .liveness,
-                                        message: "D\(d.index) lacks \(what) of \(id) by D\(w.device) "
+                                        message: "\(deviceLabel(d.index)) lacks \(what) of \(id) by \(deviceLabel(w.device)) "
                                             + "(message \(w.messageID)): \(why)",
                                         messageIDs: [w.messageID]))
             }
@@ -65,23 +65,23 @@ extension GrouperSystem {
             $0.server.holds(messageID: w.messageID, groupID: world.groupID, visibleTo: node)
         }.map(\.index)
         let holders = holding.count
-        if !world.deviceNodes[d].online { return "D\(d) is offline at the end of the run" }
+        if !world.deviceNodes[d].online { return "\(deviceLabel(d)) is offline at the end of the run" }
         guard world.wasUploaded(w.messageID) else {
             let sender = world.deviceNodes[w.device]
-            return "never stored on ≥ s servers; still queued on D\(w.device)"
+            return "never stored on ≥ s servers; still queued on \(deviceLabel(w.device))"
                 + (sender.online ? "" : ", which is offline") + (sender.wedged ? ", whose sender is wedged" : "")
         }
         switch config.variant {
         case .noRecovery:
-            return "lost: \(lossCause(w, holding: holding)) before D\(d) fetched it, and no-recovery never resends "
-                + "(\(Wording.count(holders, "server")) still hold it)"
+            return "lost: \(lossCause(w, holding: holding)) before \(deviceLabel(d)) fetched it, and no-recovery never resends "
+                + "(\(Wording.count(holders, "server")) still \(holders == 1 ? "holds" : "hold") it)"
         case .basicMulticast:
-            return "lost: \(lossCause(w, holding: holding)) before D\(d) fetched it; basic-multicast detects gaps only "
-                + "from later messages (\(Wording.count(holders, "server")) still hold it)"
+            return "lost: \(lossCause(w, holding: holding)) before \(deviceLabel(d)) fetched it; basic-multicast detects gaps only "
+                + "from later messages (\(Wording.count(holders, "server")) still \(holders == 1 ? "holds" : "hold") it)"
         case .asBuilt:
-            return "not delivered by the as-built client (\(Wording.count(holders, "server")) still hold it)"
+            return "not delivered by the as-built client (\(Wording.count(holders, "server")) still \(holders == 1 ? "holds" : "hold") it)"
         case .thesis:
-            return stallCause(w, device: d, holding: holding) + " (\(Wording.count(holders, "server")) still hold it)"
+            return stallCause(w, device: d, holding: holding) + " (\(Wording.count(holders, "server")) still \(holders == 1 ? "holds" : "hold") it)"
         }
     }
 
@@ -95,7 +95,7 @@ extension GrouperSystem {
                 guard let wi = world.writeIndex(of: e.version), world.writes[wi].objectID == id,
                       world.writes[wi].hasContent(e.content) else {
                     out.append(CheckFinding(checker: .noPhantom, kind: .safety,
-                                            message: "D\(d.index) holds \(id) at version \(e.version), "
+                                            message: "\(deviceLabel(d.index)) holds \(id) at version \(e.version), "
                                                 + "which no device wrote with that content", messageIDs: []))
                     continue
                 }

@@ -41,7 +41,7 @@ extension DeviceNode {
         guard isMember, !guest.isMember, invitee != index else { return }
         guard online else {
             if !pendingInvitations.contains(invitee) { pendingInvitations.append(invitee) }
-            ctx.log("invite D\(invitee) postponed: owner offline")
+            ctx.log("invite \(deviceLabel(invitee)) postponed: owner offline")
             return
         }
         var keys: [String?] = Array(repeating: nil, count: config.servers)
@@ -51,7 +51,7 @@ extension DeviceNode {
         }
         members.append(guest.node)
         let handover = held.handover(index: world.heldIndex).map { world.registry[$0] }
-        ctx.log("invite D\(invitee): \(keys.compactMap { $0 }.count) keys, "
+        ctx.log("invite \(deviceLabel(invitee)): \(keys.compactMap { $0 }.count) keys, "
             + "\(handover.count) messages")
         guest.join(keys: keys, members: members, messages: handover, ctx.peer(invitee))
     }
@@ -75,7 +75,7 @@ extension DeviceNode {
             guard let key = register(guest.node, on: j, now: ctx.now) else { still.append((invitee, j)); continue }
             guest.accessKeys[j] = key
             guest.registerDeviceToken(now: ctx.now)
-            ctx.log("late key for D\(invitee) on server \(j)")
+            ctx.log("late key for \(deviceLabel(invitee)) on server \(j)")
         }
         pendingRegistrations = still
     }

@@ -55,7 +55,7 @@ extension DeviceNode {
             if let prev = world.reuploadsStored[key], now - prev.at < config.ttl, prev.servers >= reuploadThreshold {
                 world.repeatedReuploads += 1
                 if world.repeatedReuploadExamples.count < 3 {
-                    world.repeatedReuploadExamples.append("\(label(item.message)) by D\(index + 1) for \(world.name(ofNode: r)) "
+                    world.repeatedReuploadExamples.append("\(label(item.message)) by \(deviceLabel(index)) for \(world.name(ofNode: r)) "
                         + "stored at \(now), an earlier copy at \(prev.at) on \(prev.servers) servers")
                 }
             }

@@ -119,7 +119,7 @@ final class DeviceNode: SimComponent {
 
     init(index: Int, world: World, rng: Xoshiro256StarStar) {
         self.index = index
-        self.name = "device-\(index)"
+        self.name = "device-\(index + 1)"
         self.world = world
         self.rng = rng
         accessKeys = Array(repeating: nil, count: world.config.servers)

@@ -117,5 +117,5 @@ public struct ProtocolLogEntry: Equatable, Sendable, CustomStringConvertible {
     public var time: SimTime
     public var device: Int
     public var text: String
-    public var description: String { "\(time) D\(device) \(text)" }
+    public var description: String { "\(time) \(deviceLabel(device)) \(text)" }
 }

@@ -25,7 +25,7 @@ extension GrouperEvent: TraceableEvent {
     public var traceFields: [(String, String)] {
         switch self {
         case .request(let r):
-            [("request", "\(r.requestID)"), ("from", "device-\(r.device)"), ("endpoint", r.call.endpoint)] + r.call.traceFields
+            [("request", "\(r.requestID)"), ("from", "device-\(r.device + 1)"), ("endpoint", r.call.endpoint)] + r.call.traceFields
         case .sweep, .push: []
         case .serverCommand(.setState(let state, _)): [("state", state.rawValue)]
         case .serverCommand(.restart(let keep)): [("restart", keep ? "keep-data" : "lose-data")]
@@ -90,9 +90,9 @@ extension DeviceCommand {
         case .confirm: [("command", "confirm")]
         case .receive: [("command", "receive")]
         case .setOnline(let on, _): [("command", on ? "online" : "offline")]
-        case .invite(let invitee): [("command", "invite"), ("invitee", "device-\(invitee)")]
+        case .invite(let invitee): [("command", "invite"), ("invitee", "device-\(invitee + 1)")]
         case .answerResend(let requester, let range):
-            [("command", "answer-resend"), ("requester", "device-\(requester)"),
+            [("command", "answer-resend"), ("requester", "device-\(requester + 1)"),
              ("range", DeliveryState.formatRange(range))]
         }
     }

@@ -75,7 +75,7 @@ public final class GrouperSystem {
         return world.deviceNodes.filter(\.isMember).flatMap { d in
             d.store.entries.compactMap { id, e -> String? in
                 guard e.content != nil else { return nil }
-                return "D\(d.index + 1) \(id) " + ObjectWrite.describe(e.version, among: byObject[id] ?? [])
+                return "\(deviceLabel(d.index)) \(id) " + ObjectWrite.describe(e.version, among: byObject[id] ?? [])
             }.sorted()
         }
     }

@@ -4,7 +4,7 @@ extension ObjectWrite {
     /// "by D<writer> at <time>" for the write of `writes` with `version` (devices from 1).
     static func describe(_ version: ObjectVersion, among writes: [ObjectWrite]) -> String {
         guard let w = writes.first(where: { $0.version == version }) else { return "of a version nobody wrote" }
-        return "by D\(w.device + 1) at \(w.time)"
+        return "by \(deviceLabel(w.device)) at \(w.time)"
     }
 }
 
@@ -142,7 +142,7 @@ final class World {
     /// Records a failure of the model's own code (an operation that cannot fail on valid
     /// state did): the run goes on, and its executor reports it as an internal error.
     func internalFailure(_ time: SimTime, _ device: Int, _ text: String) {
-        internalFailures.append("\(time) D\(device): \(text)")
+        internalFailures.append("\(time) \(deviceLabel(device)): \(text)")
         log(time, device, "internal error: " + text)
     }
 
@@ -152,7 +152,7 @@ final class World {
 
     /// "D3" for a known node id, the id itself otherwise.
     func name(ofNode node: String) -> String {
-        deviceByNode[node].map { "D\($0)" } ?? node
+        deviceByNode[node].map { deviceLabel($0) } ?? node
     }
 
     func noteSent(_ bytes: [UInt8]) {

@@ -58,7 +58,7 @@ public struct EquationAblation: Sendable {
         for (label, r) in steps {
             let cells = Self.equations.map { eq -> String in
                 guard let row = r.rows.first(where: { $0.equation == eq }) else { return "—" }
-                return "\(EquationReport.sig(row.simulated.mean)) ± \(EquationReport.sig(row.simulated.ci95HalfWidth))"
+                return NumberFormat.plusMinus(row.simulated.mean, row.simulated.ci95HalfWidth)
             }
             s += "| \(label) | " + cells.joined(separator: " | ") + " | \(r.replications) | \(r.windows) |\n"
         }

@@ -35,7 +35,7 @@ public enum EquationReport {
     }
 
     public static func mixLine(_ m: UploadMix) -> String {
-        func pm(_ e: SteadyStateEstimate) -> String { "\(sig(e.mean)) ± \(sig(e.ci95HalfWidth))" }
+        func pm(_ e: SteadyStateEstimate) -> String { NumberFormat.plusMinus(e.mean, e.ci95HalfWidth) }
         return "Measured uploads per device per TTL: normal first uploads \(pm(m.normal)), confirms \(pm(m.confirms)), "
             + "resend requests \(pm(m.resendRequests)), re-uploads \(pm(m.reUploads)).\n"
     }

@@ -75,6 +75,21 @@ public enum NumberFormat {
         return fixed(v, digits: decimals(e))
     }
 
+    /// "mean ± half-width" for a person: the mean with `digits` significant digits
+    /// (`significant`), the half-width with the same decimals as the mean, so both end at the
+    /// same place (`32.65 ± 0.57`, `213 ± 65`); a half-width that is not 0 but would print as 0
+    /// at those decimals is "<" the last place (`32.65 ± <0.01`).
+    public static func plusMinus(_ mean: Double, _ half: Double, digits: Int = 4) -> String {
+        let m = significant(mean, digits: digits)
+        guard half.isFinite, mean.isFinite else { return "\(m) ± \(significant(half, digits: digits))" }
+        let decimals = m.firstIndex(of: ".").map { m.distance(from: $0, to: m.endIndex) - 1 } ?? 0
+        let h = fixed(half, digits: decimals)
+        if half != 0, Double(h) == 0 {
+            return "\(m) ± <" + (decimals == 0 ? "1" : "0." + String(repeating: "0", count: decimals - 1) + "1")
+        }
+        return "\(m) ± \(h)"
+    }
+
     /// Fixed `digits` decimals (half away from zero), or an integer when `v` is integral.
     /// Never uses the host locale; `-0` prints as `0`.
     public static func fixed(_ v: Double, digits: Int = 6) -> String {

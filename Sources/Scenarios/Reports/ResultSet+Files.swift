@@ -11,6 +11,7 @@ extension ResultSet {
         out += seriesPlots.map { ($0.fileName, $0.plot.render()) }
         out.append((Self.recordsFileName, RecordJSON.lines(records)))
         out.append(("resolved.json", resolvedJSON))
+        out += timelinePages
         out.append(("index.html", indexHTML(files: out)))
         out.append(("manifest.json", manifest(files: out)))
         return out

@@ -14,7 +14,7 @@ extension ResultSet {
         s += "<h1>\(e(spec.name))</h1>\n"
         if !spec.description.isEmpty { s += "<p>\(e(spec.description))</p>\n" }
         s += "<p>Engine: \(e(engine.rawValue)). \(e(replicationSentence))"
-        s += "Cells: mean ± half-width of the 95% confidence interval, 4 significant digits (times in ms where every "
+        s += "Cells: mean ± half-width of the 95% confidence interval, means with 4 significant digits and half-widths to the mean's last decimal (times in ms where every "
         s += "point's mean is below 1 s); [low, high] where it is cut at the "
         s += "metric's range; k of n runs for 0/1 metrics"
         s += anyCheckerFailed ? "; checkers: every checker that failed in some run of the point, required or not. " : ". "
@@ -24,9 +24,12 @@ extension ResultSet {
         let failures = checkerFailures
         if !failures.isEmpty {
             s += "<h2>Checker failures</h2>\n<ul>\n"
+            let pages = Set(files.map(\.name))
             for (r, c) in failures {
+                let page = Self.timelineFileName(point: r.point, replication: r.replication)
                 s += "<li>run \(r.index) (point \(r.point), replication \(r.replication)): \(e(c.name)) "
-                    + "(\(c.kind.rawValue)\(c.required ? "" : ", not required")): \(e(c.detail))</li>\n"
+                    + "(\(c.kind.rawValue)\(c.required ? "" : ", not required")): \(e(c.detail))"
+                    + (pages.contains(page) ? " (<a href=\"\(e(page))\">timeline</a>)" : "") + "</li>\n"
             }
             s += "</ul>\n"
         }

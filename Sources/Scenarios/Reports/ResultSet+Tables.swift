@@ -44,7 +44,7 @@ extension ResultSet {
         s += engine == .grouper ? "Engine: grouper (the protocol model).\n\n"
             : "**Engine: \(engine.rawValue) — a deterministic stand-in for testing the pipeline; these numbers mean nothing.**\n\n"
         s += replicationSentence
-        s += "Cells: mean ± half-width of the 95% confidence interval (Student t) across replications, 4 significant digits "
+        s += "Cells: mean ± half-width of the 95% confidence interval (Student t) across replications, means with 4 significant digits and half-widths to the mean's last decimal "
         s += "(times in ms where every point's mean is below 1 s); "
         s += "[low, high] where that interval is cut at the metric's range (counts and times ≥ 0, fractions ≤ 1); "
         s += "\"k of n runs\" for 0/1 metrics.\n\n"

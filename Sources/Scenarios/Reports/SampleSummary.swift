@@ -56,11 +56,13 @@ public struct SampleSummary: Equatable, Sendable {
     /// A table cell: "k of n runs" for 0/1 metrics, "mean ± half-width" for a symmetric
     /// interval, "mean [low, high]" for a clipped one, the mean alone without an interval; each
     /// number with `digits` significant digits (`NumberFormat.significant`: integers without
-    /// decimals), after multiplying by `scale` (1000 for a time column shown in ms).
+    /// decimals) but the half-width, which ends at the mean's last decimal
+    /// (`NumberFormat.plusMinus`), after multiplying by `scale` (1000 for a time column shown in ms).
     public func cell(digits: Int = 4, scale: Double = 1) -> String {
         let num = { NumberFormat.significant($0 * scale, digits: digits) }
         if let k = successes { return "\(k) of \(Wording.count(n, "run"))" }
         guard !low.isNaN else { return num(mean) }
-        return method == .clipped ? "\(num(mean)) [\(num(low)), \(num(high))]" : "\(num(mean)) ± \(num(ci95HalfWidth))"
+        return method == .clipped ? "\(num(mean)) [\(num(low)), \(num(high))]"
+            : NumberFormat.plusMinus(mean * scale, ci95HalfWidth * scale, digits: digits)
     }
 }

@@ -1,7 +1,9 @@
 /// A deterministic SVG figure of stacked bars in side-by-side panels sharing one y axis, as
 /// the thesis draws Fig 6.1 and 6.2: one panel per direction (upload, download), one bar per
 /// category (sweep point), each bar stacked from its parts bottom up, with an error bar on
-/// the stack's top where the total varies between replications.
+/// the stack's top where the total varies between replications. Where the parts under the top
+/// one are too small to read beside it (`detailRow`), a second row of panels draws them alone,
+/// each panel on its own y axis.
 public struct StackedBarFigure: Sendable {
     public struct Bar: Sendable {
         /// Part values (means) bottom up, in `parts` order; NaN: no bar.
@@ -35,6 +37,11 @@ public struct StackedBarFigure: Sendable {
     /// The shortest error bar drawn, in pixels.
     static let minimumErrorBar = 1.0
     static let height = 460.0, plotTop = 80.0, plotBottom = 390.0, left = 80.0, gap = 80.0, right = 30.0
+    /// The second row's plot area, and the figure's height with it.
+    static let detailTop = 500.0, detailBottom = 660.0, detailHeight = 730.0
+    /// The second row is drawn when, in some panel, the tallest stack of the parts under the
+    /// top one is positive and under this share of the y axis.
+    public static let detailBelow = 0.25
 
     /// Where things are drawn, for the figure and for tests that measure it.
     public struct Layout: Sendable {
@@ -51,6 +58,28 @@ public struct StackedBarFigure: Sendable {
         }
         /// Pixels from the baseline for a value.
         public func pixels(_ v: Double) -> Double { v / yMax * (bottom - top) }
+        /// The figure's height: taller with the second row.
+        public var height: Double
+    }
+
+    /// The parts under the top one (all but the last), drawn alone in the second row when
+    /// `detailRow`.
+    public var detailParts: [Int] { Array(parts.indices.dropLast()) }
+
+    /// The tallest stack of `detailParts` among panel `p`'s bars (0 without data).
+    public func detailMax(panel p: Int) -> Double {
+        panels[p].bars.map { b in detailParts.map { b.values[$0] }.reduce(0, +) }.filter(\.isFinite).max() ?? 0
+    }
+
+    /// Whether the second row is drawn: some panel's parts under the top one reach less than
+    /// `detailBelow` of the y axis (and more than nothing).
+    public var detailRow: Bool {
+        guard parts.count > 1 else { return false }
+        let yMax = yTicks.last!
+        return panels.indices.contains { p in
+            let m = detailMax(panel: p)
+            return m > 0 && m < Self.detailBelow * yMax
+        }
     }
 
     public var yTicks: [Double] {
@@ -63,19 +92,25 @@ public struct StackedBarFigure: Sendable {
         let width = Self.left + Double(panels.count) * panelWidth + Double(max(0, panels.count - 1)) * Self.gap + Self.right
         let slot = panelWidth / Double(max(1, categories.count))
         return Layout(panelWidth: panelWidth, width: width, yMax: yTicks.last!, top: Self.plotTop, bottom: Self.plotBottom,
-                      barWidth: min(22, slot * 0.6))
+                      barWidth: min(22, slot * 0.6), height: detailRow ? Self.detailHeight : Self.height)
     }
 
     /// The SVG document text.
     public func render() -> String {
         let l = layout
-        var s = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(f(l.width))\" height=\"\(f(Self.height))\" viewBox=\"0 0 \(f(l.width)) \(f(Self.height))\" font-family=\"sans-serif\" font-size=\"12\">\n"
+        var s = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(f(l.width))\" height=\"\(f(l.height))\" viewBox=\"0 0 \(f(l.width)) \(f(l.height))\" font-family=\"sans-serif\" font-size=\"12\">\n"
         s += "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
         s += "<text x=\"\(f(l.width / 2))\" y=\"22\" text-anchor=\"middle\" font-size=\"15\">\(esc(title))</text>\n"
         s += legend(l)
         for p in panels.indices { s += panel(p, l) }
-        let cy = (l.top + l.bottom) / 2
-        s += "<text x=\"18\" y=\"\(f(cy))\" text-anchor=\"middle\" transform=\"rotate(-90 18 \(f(cy)))\">\(esc(yTitle))</text>\n"
+        var rows = [(l.top + l.bottom) / 2]
+        if detailRow {
+            for p in panels.indices { s += detailPanel(p, l) }
+            rows.append((Self.detailTop + Self.detailBottom) / 2)
+        }
+        for cy in rows {
+            s += "<text x=\"18\" y=\"\(f(cy))\" text-anchor=\"middle\" transform=\"rotate(-90 18 \(f(cy)))\">\(esc(yTitle))</text>\n"
+        }
         return s + "</svg>\n"
     }
 
@@ -107,6 +142,33 @@ public struct StackedBarFigure: Sendable {
         s += "<g stroke=\"#000\" fill=\"none\"><line x1=\"\(f(x0))\" y1=\"\(f(l.bottom))\" x2=\"\(f(x1))\" y2=\"\(f(l.bottom))\"/>"
         s += "<line x1=\"\(f(x0))\" y1=\"\(f(l.bottom))\" x2=\"\(f(x0))\" y2=\"\(f(l.top))\"/></g>\n"
         s += "<text x=\"\(f((x0 + x1) / 2))\" y=\"\(f(Self.height - 30))\" text-anchor=\"middle\">\(esc(xTitle))</text>\n"
+        return s
+    }
+
+    /// Panel `p`'s parts under the top one alone, on an axis of their own, below the panel:
+    /// the same colours, no error bars (the interval is the whole stack's).
+    private func detailPanel(_ p: Int, _ l: Layout) -> String {
+        let x0 = l.panelLeft(p), x1 = x0 + l.panelWidth
+        let ticks = SVGPlot.ticks(0, max(detailMax(panel: p), 0)), step = ticks[1] - ticks[0]
+        var d = l
+        d.top = Self.detailTop; d.bottom = Self.detailBottom; d.yMax = ticks.last!
+        var s = "<text x=\"\(f((x0 + x1) / 2))\" y=\"\(f(d.top - 8))\" text-anchor=\"middle\" font-weight=\"bold\">"
+            + "\(esc(panels[p].title)) without \(esc(parts.last!)) (own scale)</text>\n"
+        for t in ticks {
+            let y = d.bottom - d.pixels(t)
+            s += "<line x1=\"\(f(x0 - 5))\" y1=\"\(f(y))\" x2=\"\(f(x1))\" y2=\"\(f(y))\" stroke=\"#ddd\"/>"
+            s += "<text x=\"\(f(x0 - 8))\" y=\"\(f(y + 4))\" text-anchor=\"end\">\(esc(SVGPlot.tickText(t, step: step)))</text>\n"
+        }
+        let bars = panels[p].bars
+        for (i, bar) in bars.enumerated() {
+            let cx = d.barCenter(panel: p, bar: i, of: bars.count)
+            s += "<text x=\"\(f(cx))\" y=\"\(f(d.bottom + 17))\" text-anchor=\"middle\" font-size=\"10\">\(esc(categories[i]))</text>\n"
+            let lower = detailParts.map { bar.values[$0] }
+            s += stack(.init(values: lower, low: .nan, high: .nan), cx: cx, d)
+        }
+        s += "<g stroke=\"#000\" fill=\"none\"><line x1=\"\(f(x0))\" y1=\"\(f(d.bottom))\" x2=\"\(f(x1))\" y2=\"\(f(d.bottom))\"/>"
+        s += "<line x1=\"\(f(x0))\" y1=\"\(f(d.bottom))\" x2=\"\(f(x0))\" y2=\"\(f(d.top))\"/></g>\n"
+        s += "<text x=\"\(f((x0 + x1) / 2))\" y=\"\(f(Self.detailHeight - 30))\" text-anchor=\"middle\">\(esc(xTitle))</text>\n"
         return s
     }
 

@@ -259,18 +259,18 @@ struct ScenarioReader {
     /// Periodic timers must not flood a run: at most `WorkloadSpec.maxEvents` expected firings
     /// per timer kind (period over the duration, times the devices or servers that run it).
     func checkTimerLoad(duration d: SimDuration, group g: GroupSpec, protocol p: ProtocolSpec) {
-        var timers: [(path: String, period: SimDuration, count: Int, note: String)] = [
-            ("group.sweep_period", g.sweepPeriod, g.n, "servers"),
+        var timers: [(path: String, period: SimDuration, count: Int, noun: String, note: String)] = [
+            ("group.sweep_period", g.sweepPeriod, g.n, "server", ""),
         ]
         if p.confirm.mode == .periodic || p.confirm.mode == .afterReceive {
-            timers.append(("protocol.confirm.period", p.confirm.period, g.devices, "devices; it defaults to group.ttl"))
+            timers.append(("protocol.confirm.period", p.confirm.period, g.devices, "device", "; it defaults to group.ttl"))
         }
-        if p.receive.mode != .push { timers.append(("protocol.receive.poll_period", p.receive.pollPeriod, g.devices, "devices")) }
-        if let u = p.unsentRetryPeriod { timers.append(("protocol.unsent_retry", u, g.devices, "devices")) }
+        if p.receive.mode != .push { timers.append(("protocol.receive.poll_period", p.receive.pollPeriod, g.devices, "device", "")) }
+        if let u = p.unsentRetryPeriod { timers.append(("protocol.unsent_retry", u, g.devices, "device", "")) }
         for t in timers {
             let expected = d.seconds / t.period.seconds * Double(t.count)
             if expected > Double(WorkloadSpec.maxEvents) {
-                sink.add(t.path, "got \"\(t.period)\": about \(NumberFormat.shortest(expected.rounded())) timer firings per run over \(t.count) \(t.note), expected at most \(WorkloadSpec.maxEvents): use a longer period")
+                sink.add(t.path, "got \"\(t.period)\": about \(NumberFormat.shortest(expected.rounded())) timer firings per run over \(Wording.count(t.count, t.noun))\(t.note), expected at most \(WorkloadSpec.maxEvents): use a longer period")
             }
         }
     }

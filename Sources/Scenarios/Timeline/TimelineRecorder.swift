@@ -7,7 +7,7 @@ import GrouperModel
 /// an event changes is read at the next event (the observer is called before delivery) and at
 /// the end (`finish`). Deterministic: lists in event order, no dictionary iteration.
 final class TimelineRecorder: @unchecked Sendable {
-    private(set) var rec: TimelineRecording
+    var rec: TimelineRecording
     private var system: GrouperSystem?
     /// The system watched, for the checkers at the end.
     var checkedSystem: GrouperSystem? { system }
@@ -298,16 +298,27 @@ final class TimelineRecorder: @unchecked Sendable {
     // MARK: Findings
 
     /// A finding as a marker: on the first device it names (else the first server it names,
-    /// else D1) at the end of the run, when the checkers judge; model numbers in its text are
-    /// shown from 1.
+    /// else D1), at the moment it concerns (`moment`); the model's server numbers in its text
+    /// are shown from 1 (its devices already are, `deviceLabel`).
     func marker(_ f: CheckFinding) -> TimelineMarker {
         let text = Self.renumbered(f.message)
         var lane = 0
-        if let d = Self.firstNumber(after: "D", in: f.message), d < devices { lane = d }
+        if let d = Self.firstNumber(after: "D", in: f.message), d >= 1, d <= devices { lane = d - 1 }
         else if let s = Self.firstNumber(after: "server ", in: f.message), s < servers { lane = rec.serverLane(s) }
-        return TimelineMarker(kind: .finding, lane: lane, time: rec.end, label: f.checker.rawValue, text: text,
+        return TimelineMarker(kind: .finding, lane: lane, time: moment(f), label: f.checker.rawValue, text: text,
                               messageIDs: f.messageIDs, severity: f.kind.rawValue,
                               object: f.messageIDs.first.map { info($0).object } ?? "")
+    }
+
+    /// The moment a finding concerns, from the shares of the first message it names: when the
+    /// last of them was gone (TTL, restart, a hostile drop), if none was left at the run's end,
+    /// so a lost message's finding sits where it was lost; else when its first share was
+    /// stored; the run's end for a finding that names no message or one no server stored.
+    func moment(_ f: CheckFinding) -> Int64 {
+        guard let id = f.messageIDs.first else { return rec.end }
+        let mine = rec.spans.filter { $0.messageID == id }
+        guard let first = mine.map(\.start).min() else { return rec.end }
+        return mine.allSatisfy { $0.endReason != .runEnd } ? mine.map(\.end).max()! : first
     }
 
     static func firstNumber(after prefix: String, in text: String) -> Int? {
@@ -321,12 +332,12 @@ final class TimelineRecorder: @unchecked Sendable {
         return nil
     }
 
-    /// "D0" → "D1", "server 0" → "server 1": the model counts from 0, people from 1.
+    /// "server 0" → "server 1": the model counts servers from 0, people from 1.
     static func renumbered(_ text: String) -> String {
         var out = "", i = text.startIndex
         while i < text.endIndex {
             var matched = false
-            for prefix in ["D", "server "] where text[i...].hasPrefix(prefix) {
+            for prefix in ["server "] where text[i...].hasPrefix(prefix) {
                 let before = i > text.startIndex ? text[text.index(before: i)] : " "
                 let start = text.index(i, offsetBy: prefix.count)
                 let digits = text[start...].prefix { $0.isNumber }

@@ -25,7 +25,7 @@ import SimKernel
         system.invite(device: 2, at: Self.at(2))
         system.update(device: 1, objectID: "a", size: 20, at: Self.at(3))
         system.run(until: Self.at(10))
-        let outside = system.check().findings(of: .convergence).filter { $0.message.contains("D2 is outside the group") }
+        let outside = system.check().findings(of: .convergence).filter { $0.message.contains("D3 is outside the group") }
         #expect(outside.count == 1 && outside[0].message.contains("offline"), "\(system.check().findings)")
         #expect(!system.isMember(device: 2))
         // The owner comes back: the postponed invitation is made, and D2 catches up.
@@ -79,7 +79,7 @@ import SimKernel
         #expect(system.objects(device: 1).map(\.id) == ["a"])
         system.setOnline(true, device: 2, at: Self.at(20))
         system.run(until: Self.at(20) + .nanoseconds(1_000_000))  // before D2's first round ends
-        let f = system.check().findings(of: .convergence).filter { $0.message.hasPrefix("D2 lacks") }
+        let f = system.check().findings(of: .convergence).filter { $0.message.hasPrefix("D3 lacks") }
         #expect(f.count == 1 && f[0].message.contains("(0 servers still hold it)"), "\(f)")
     }
 
@@ -90,7 +90,7 @@ import SimKernel
         for j in 0..<3 { system.restartServer(j, keepData: false, at: Self.at(2)) }
         system.setOnline(true, device: 1, at: Self.at(4))
         system.run(until: Self.at(6))
-        let f = system.check().findings(of: .convergence).filter { $0.message.hasPrefix("D1 lacks") }
+        let f = system.check().findings(of: .convergence).filter { $0.message.hasPrefix("D2 lacks") }
         #expect(f.count == 1 && f[0].message.contains("dropped by a data-losing restart of servers 0, 1, 2"), "\(f)")
         #expect(!f[0].message.contains("TTL"))
     }
@@ -155,6 +155,6 @@ import SimKernel
         // As-built repeats the whole batch: the outbox checker names what is stuck.
         let asBuilt = try run(.asBuilt)
         let stuck = asBuilt.check().findings(of: .outbox)
-        #expect(stuck.count == 1 && stuck[0].message.hasPrefix("D0") && stuck[0].messageIDs.count == 19, "\(stuck)")
+        #expect(stuck.count == 1 && stuck[0].message.hasPrefix("D1 ") && stuck[0].messageIDs.count == 19, "\(stuck)")
     }
 }

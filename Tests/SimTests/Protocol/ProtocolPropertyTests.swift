@@ -186,7 +186,7 @@ struct RandomRun {
         system.run(until: SimTime.zero + .minutes(30))
         #expect(system.isMember(device: 2))
         #expect(system.objects(device: 2).map(\.id) == ["b"])
-        #expect(system.log.contains { $0.text == "invite D2: 3 keys, 3 messages" })
+        #expect(system.log.contains { $0.text == "invite D3: 3 keys, 3 messages" })
         system.run(until: SimTime.zero + .minutes(60))
         #expect(system.check().passed, "\(system.check().findings)")
         #expect(system.serverSnapshot(0).groups.first?.members == 3)

@@ -196,7 +196,7 @@ import SimKernel
         s.update(device: 0, objectID: "o", size: 200, at: Self.at(60))
         s.setOnline(true, device: 2, at: Self.at(3 * 3_600))
         s.run(until: Self.at(5 * 3_600))
-        let f = s.checkConvergence().filter { $0.message.hasPrefix("D2 ") }
+        let f = s.checkConvergence().filter { $0.message.hasPrefix("D3 ") }
         #expect(!f.isEmpty)
         #expect(f.allSatisfy { $0.message.contains("is not notified and polls only every") && !$0.message.contains("in progress") }, "\(f)")
     }

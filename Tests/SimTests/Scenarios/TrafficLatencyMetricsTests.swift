@@ -63,8 +63,8 @@ import SimKernel
             system.traceEvents(to: TraceSink(kinds: ["request", "response"], write: { text in
                 for line in text.split(separator: "\n") {
                     for d in 0..<3 {
-                        if line.contains("\"from\":\"device-\(d)\"") { requests[d] += 1 }
-                        if line.contains("\"component\":\"device-\(d)\"") { responses[d] += 1 }
+                        if line.contains("\"from\":\"device-\(d + 1)\"") { requests[d] += 1 }
+                        if line.contains("\"component\":\"device-\(d + 1)\"") { responses[d] += 1 }
                     }
                 }
             }))

@@ -44,7 +44,7 @@ import SimKernel
         #expect(p.terminationStatus == 0)
         let png = try PNGImage(data: Array(Data(contentsOf: pngURL)))
         let l = figure.layout
-        #expect(png.width == Int(l.width.rounded()) && png.height == 460)
+        #expect(png.width == Int(l.width.rounded()) && png.height == Int(l.height))
         let means = Self.means(result.summaryCSV)
         let colors = StackedBarFigure.partColors.prefix(3).map(Self.rgb)
         var measured = 0
@@ -150,5 +150,37 @@ import SimKernel
         // Listed in the manifest and the same bytes every time.
         #expect(try #require(files.last).contents.contains("\"index.html\""))
         #expect(try Self.parts(vary: true).files.first { $0.name == "index.html" }!.contents == html)
+    }
+
+    /// Parts under the top one that reach less than a quarter of the y axis get a second row
+    /// of panels on their own axis (the thesis's sync and sharing beside network); at a quarter
+    /// exactly, none.
+    @Test func smallPartsGetASecondRowOnTheirOwnScale() throws {
+        func figure(_ values: [Double], low: Double = .nan, high: Double = .nan) -> StackedBarFigure {
+            StackedBarFigure(title: "t", xTitle: "messages N", yTitle: "time (s)", categories: ["1"],
+                             parts: ["data sync", "secret sharing", "network"],
+                             panels: [.init(title: "upload", bars: [.init(values: values, low: low, high: high)])])
+        }
+        // Total 4 on a 0–4 axis: the parts under network reach 1, a quarter: one row.
+        let quarter = figure([0.5, 0.5, 3])
+        #expect(quarter.layout.yMax == 4 && !quarter.detailRow)
+        #expect(!quarter.render().contains("own scale") && quarter.layout.height == 460)
+        #expect(figure([0.5, 0.49, 3.01]).detailRow)
+        // 1 and 2 ms under 1 s of network: invisible in the first row (under a pixel), drawn
+        // on 0–3 ms in the second, 160 px tall: 53.33 and 106.67 px, ticked in 0.5 ms steps.
+        let small = figure([0.001, 0.002, 1], low: 0.9, high: 1.1)
+        #expect(small.detailRow && small.layout.height == 730)
+        let svg = small.render()
+        #expect(svg.contains("height=\"730\" viewBox=\"0 0 350 730\""))
+        #expect(svg.contains(">upload without network (own scale)</text>"))
+        #expect(svg.contains("height=\"53.33\" fill=\"\(StackedBarFigure.partColors[0])\""))
+        #expect(svg.contains("height=\"106.67\" fill=\"\(StackedBarFigure.partColors[1])\""))
+        #expect(svg.contains(">0.0030</text>") && svg.contains(">0.0005</text>"))
+        // The network part is not in the second row, and its error bar is drawn once (the
+        // interval is the whole stack's).
+        #expect(svg.components(separatedBy: "fill=\"\(StackedBarFigure.partColors[2])\"").count - 1 == 2)  // bar + legend
+        #expect(svg.components(separatedBy: "<g stroke=\"#000\"><line").count - 1 == 1)
+        // Both rows carry the x title in words.
+        #expect(svg.components(separatedBy: ">messages N</text>").count - 1 == 2)
     }
 }

@@ -50,7 +50,7 @@ import GrouperModel
         let lost = try Self.file(dir, "lost", Self.chunkLoss.replacingOccurrences(of: "RESTART", with: "630s"))
         let r = runCLI(["run", lost, "--out", dir.appendingPathComponent("out-lost").path, "--progress", "never"])
         #expect(r.code == 4, "\(r.err)")
-        #expect(r.err.contains("delivery (liveness)") && r.err.contains("D1 never handled") && r.err.contains("chunk 1 of 40"),
+        #expect(r.err.contains("delivery (liveness)") && r.err.contains("D2 never handled") && r.err.contains("chunk 1 of 40"),
                 "\(r.err)")
         // The same loss without chunking fails delivery too (the rule the chunked case now follows).
         let plain = try Self.file(dir, "plain", Self.chunkLoss.replacingOccurrences(of: "RESTART", with: "630s")
@@ -104,7 +104,7 @@ import GrouperModel
             """
         let o = try Self.outcome(text)
         let v = Self.verdict(o, "convergence")
-        #expect(!v.passed && v.detail.contains("D2 is outside the group"), "\(v.detail)")
+        #expect(!v.passed && v.detail.contains("D3 is outside the group"), "\(v.detail)")
     }
 
     // MARK: 3. settle ends every window: hostile ones and the schedule's offline

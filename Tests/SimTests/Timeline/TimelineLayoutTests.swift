@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import Scenarios
 import SimKernel
+@testable import GrouperModel
 
 /// The timeline's layout data (`TimelineRecorder`, `TimelineLayout`) on small runs whose story
 /// is known by hand (docs/timeline.md).
@@ -47,10 +48,11 @@ import SimKernel
         #expect(puts.contains { $0.outcome == .refused && $0.sent >= 35 * Self.min && $0.sent < 40 * Self.min })
         #expect(puts.contains { $0.outcome == .ok && $0.objects == ["o2"] && $0.sent >= 40 * Self.min })
         #expect(!r.arrows.contains { $0.sent >= 30 * Self.min && $0.arrived < 40 * Self.min && $0.server == 2 && $0.outcome == .ok })
-        // The finding: on D2's lane at the end, about o1's message, numbered from 1 in its text.
+        // The finding: on D2's lane when o1's only share was deleted (the moment it was lost, not
+        // the run's end), about o1's message, numbered from 1 in its text.
         let findings = r.markers.filter { $0.kind == .finding }
         try #require(!findings.isEmpty)
-        #expect(findings[0].lane == 1 && findings[0].time == 180 * Self.min && findings[0].label == "convergence")
+        #expect(findings[0].lane == 1 && findings[0].time == o1[0].end && findings[0].label == "convergence")
         #expect(findings[0].text.hasPrefix("D2 lacks update of o1 by D1"))
         #expect(findings[0].messageIDs == [o1[0].messageID])
         // Writes are markers on D1's lane at their times.
@@ -184,7 +186,27 @@ import SimKernel
     }
 
     @Test func renumbering() {
-        #expect(TimelineRecorder.renumbered("D0 lacks update of o1 by D1 (server 0 and D12, ID3)") == "D1 lacks update of o1 by D2 (server 1 and D13, ID3)")
+        // The model names devices from 1 already (deviceLabel); only its servers are renumbered.
+        #expect(TimelineRecorder.renumbered("D1 lacks update of o1 by D2 (server 0 and D12, ID3)") == "D1 lacks update of o1 by D2 (server 1 and D12, ID3)")
         #expect(TimelineRecorder.firstNumber(after: "D", in: "OD3 then D4") == 4)
+    }
+
+    /// A finding's moment: when the last share of its first message was gone if none was left
+    /// at the end; when the first was stored if one was; the run's end without a stored message.
+    @Test func findingsSitAtTheMomentTheyConcern() {
+        let r = TimelineRecorder(scenario: "m", point: 0, replication: 0, seed: 1, end: 1000, sharing: "k=1 n=2 s=2", ttl: 100)
+        func span(_ id: String, _ start: Int64, _ end: Int64, _ why: TimelineSpan.End) -> TimelineSpan {
+            TimelineSpan(lane: 2, shareID: 0, messageID: id, type: "update", sender: 0, sequence: 1, object: "o1", receiver: nil,
+                         start: start, end: end, endReason: why)
+        }
+        r.rec.spans = [span("lost", 10, 110, .ttl), span("lost", 12, 300, .restart), span("held", 20, 120, .ttl),
+                       span("held", 25, 1000, .runEnd)]
+        func finding(_ ids: [String]) -> CheckFinding {
+            CheckFinding(checker: .convergence, kind: .liveness, message: "D2 lacks …", messageIDs: ids)
+        }
+        #expect(r.moment(finding(["lost"])) == 300)
+        #expect(r.moment(finding(["held", "lost"])) == 20)
+        #expect(r.moment(finding(["never-stored"])) == 1000 && r.moment(finding([])) == 1000)
+        #expect(r.marker(finding(["lost"])).time == 300)
     }
 }
