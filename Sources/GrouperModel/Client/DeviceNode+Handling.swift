@@ -15,11 +15,12 @@ extension DeviceNode {
     /// and the number of store writes.
     func handleAll(_ messages: [GrouperMessage], _ ctx: some DeviceContext) -> ([GrouperMessage], Int) {
         var handled = HandledMessages(given: messages), writes = 0
+        let pipeline = world.pipeline
         for m in messages {
+            let hints = pipeline.deliveryHints(m)
             let actions = delivery.decide(m, now: ctx.now, variant: config.variant, asBuilt: config.asBuilt,
                                           resendRetry: config.resendRetry, ownSequence: sequence,
-                                          idNumber: m.type.isNormal || !config.compactState ? nil : world.registry.idNumber(m.messageID),
-                                          senderSlot: m.type.isNormal && config.compactState ? world.heldMemo.cachedSlot(of: m) : nil)
+                                          idNumber: hints.idNumber, senderSlot: hints.senderSlot)
             if !m.type.isNormal, !actions.isDuplicate {
                 ctx.log("handle \(label(m)) from \(world.name(ofNode: m.sender))")
                 handled.append(m)
@@ -52,14 +53,9 @@ extension DeviceNode {
         }
     }
 
-    /// Applies a remote update or delete to the store: by the object's run-wide number (no
-    /// hashing of its id per device), or by id when `compactState` is off.
+    /// Applies a remote update or delete to the store (through the run's `ReceivePipeline`).
     func storeWrite(_ m: GrouperMessage) {
-        if config.compactState {
-            _ = store.apply(m, objectNumber: world.heldMemo.objectNumber(of: m))
-        } else {
-            _ = m.type == .update ? store.updateRemote(m) : store.deleteRemote(m)
-        }
+        world.pipeline.apply(m, to: &store)
     }
 
     /// Looks up my normal messages in `range` and asks every server which are gone for the

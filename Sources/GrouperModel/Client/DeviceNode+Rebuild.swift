@@ -25,12 +25,12 @@ extension DeviceNode {
         return RebuildMemo.Outcome(message: m, secretCount: secret.count, work: work - before)
     }
 
-    /// `first-k`: joins whatever shares `p` has (taken out of `partial`) and decodes the secret;
-    /// through the run's `RebuildMemo` when a device rebuilt the very same share buffers before.
+    /// `first-k`: joins whatever shares `p` has (taken out of `partial`) and decodes the secret,
+    /// unless the run's `ReceivePipeline` recorded a rebuild of the very same share buffers.
     private func rebuildFirstK(_ n: Int32, _ p: PartialMessage, work: inout SharingWork, bytes: inout Int,
                                _ ctx: some DeviceContext) -> RebuildMemo.Outcome? {
-        let memo = config.compactState ? world.rebuilds : nil
-        if let o = memo?.outcome(n, k: config.k, p) {
+        let pipeline = world.pipeline
+        if let o = pipeline.recordedRebuild(n, k: config.k, p) {
             bytes += o.secretCount
             return o
         }
@@ -43,7 +43,7 @@ extension DeviceNode {
             return nil
         }
         let o = RebuildMemo.Outcome(message: m, secretCount: secret.count, work: w)
-        memo?.record(n, k: config.k, shares: shares, o)
+        pipeline.recordRebuild(n, k: config.k, shares: shares, o)
         return o
     }
 
@@ -80,11 +80,9 @@ extension DeviceNode {
         return secret
     }
 
-    /// The `first-k` join of message number `n`'s shares: through the run's shared memo of
-    /// joins, or joined here when `compactState` is off.
+    /// The `first-k` join of message number `n`'s shares (through the run's `ReceivePipeline`).
     func join(_ shares: [[UInt8]], number n: Int32) throws(SharingError) -> (secret: [UInt8], work: SharingWork) {
-        guard config.compactState else { return try world.scheme.join(shares, k: config.k) }
-        return try world.joins.join(shares, k: config.k, number: n, scheme: world.scheme)
+        try world.pipeline.join(shares, k: config.k, number: n)
     }
 
     /// Server index of the `i`-th collected share of `p`.
@@ -97,10 +95,9 @@ extension DeviceNode {
         return -1
     }
 
-    /// The message in rebuilt bytes (nil if they do not decode): through the run's shared
-    /// cache of decoded messages, or decoded here when `compactState` is off.
+    /// The message in rebuilt bytes (nil if they do not decode), through the run's `ReceivePipeline`.
     func decode(_ secret: [UInt8], number: Int32) -> GrouperMessage? {
-        config.compactState ? world.decoded.decode(secret, number: number) : try? GrouperMessage.decode(secret)
+        world.pipeline.decode(secret, number: number)
     }
 
     /// A rebuilt message that parsed but is not what any device sent: accepted corrupted content.

@@ -28,7 +28,9 @@ final class DeviceNode: SimComponent {
     typealias Event = GrouperEvent
     let name: String
     let index: Int
-    unowned(unsafe) let world: World
+    /// The run's shared state. Held strongly: `GrouperSystem` breaks the cycle through
+    /// `World.deviceNodes` when it goes away (`World.releaseNodes`).
+    let world: World
     var rng: Xoshiro256StarStar
     var node: String { world.nodeIDs[index] }
     var config: SystemConfig { world.config }

@@ -6,7 +6,8 @@ final class ServerNode: SimComponent {
     typealias Event = GrouperEvent
     let name: String
     let index: Int
-    unowned(unsafe) let world: World
+    /// The run's shared state, held strongly (see `DeviceNode.world`).
+    let world: World
     var server: UntrustedServer
     public private(set) var state: ServerState = .up
     /// The reasons the server is down (`Outages`): up while none holds.
@@ -39,10 +40,8 @@ final class ServerNode: SimComponent {
         server.incrementalLists = world.config.compactState
     }
 
-    /// Handles `event` with the world borrowed once: each access to the `unowned(unsafe)`
-    /// field loads a strong copy (a retain/release pair per access region).
     func handle(_ event: GrouperEvent, in sim: Simulation<GrouperEvent>) {
-        Unmanaged.passUnretained(world)._withUnsafeGuaranteedRef { handle(event, sim, in: $0) }
+        handle(event, sim, in: world)
     }
 
     func handle(_ event: GrouperEvent, _ sim: Simulation<GrouperEvent>, in world: World) {

@@ -52,6 +52,8 @@ public final class GrouperSystem {
         for d in world.deviceNodes { d.startTimers(d.context(in: sim)) }
     }
 
+    deinit { world.releaseNodes() }
+
     // MARK: Clock
 
     public var now: SimTime { sim.now }

@@ -39,11 +39,9 @@ public struct ObjectWrite: Equatable, Sendable {
 
 /// State shared by the components of one run: configuration, links, ids, counters, logs.
 ///
-/// Owned by `GrouperSystem`; devices and servers hold an unowned reference. Single-threaded.
-/// Each access through that `unowned(unsafe)` field loads a strong copy (a retain/release
-/// pair per access region), so hot paths (`ServerNode.handle`, `SimulatedDevice`) borrow it
-/// once with `Unmanaged.passUnretained(world)._withUnsafeGuaranteedRef`: sound for the same
-/// reason as the field itself, since the world outlives every device and server it owns.
+/// Owned by `GrouperSystem`; devices and servers hold it strongly (a `let`, so reading it
+/// through a node needs no retain), and the world holds them in `deviceNodes` and
+/// `serverNodes`: `releaseNodes()` breaks that cycle when the system goes away. Single-threaded.
 final class World {
     let config: SystemConfig
     let scheme: any SecretSharingScheme
@@ -60,19 +58,14 @@ final class World {
     let groupID: String
     var counters: ProtocolCounters
     /// One shared copy of each message the devices hold.
-    let registry = MessageRegistry()
+    let registry: MessageRegistry
     /// Called with every message a device creates (`GrouperSystem.observeMessages`); nil: off.
     var messageObserver: ((GrouperMessage) -> Void)?
     /// The first message held under each (sender, sequence), shared by the devices' `HeldMessages`.
-    let heldIndex = HeldIndex()
-    /// Registry handles and sender slots of recently held messages (speed only).
-    let heldMemo = HeldMemo()
-    /// Decoded rebuilt secrets, shared by the devices (speed only).
-    let decoded = DecodedMessageCache()
-    /// Joins of rebuilt messages' shares, shared by the devices (speed only).
-    let joins = JoinMemo()
-    /// `first-k` rebuilds of messages from the same share buffers, shared by the devices (speed only).
-    let rebuilds = RebuildMemo()
+    let heldIndex: HeldIndex
+    /// The receiver's memoised or plain steps (speed only: `ReceivePipeline`), chosen by
+    /// `config.compactState`.
+    let pipeline: any ReceivePipeline
     var log: [ProtocolLogEntry] = []
     var logEnabled = true
     /// Every timing record while `keepTimings` (else only `timingStats`).
@@ -132,11 +125,23 @@ final class World {
         var grng = streams.stream(named: "group")
         groupID = MessageIDGenerator.make(using: &grng)
         counters = ProtocolCounters(ttl: config.ttl)
+        let registry = MessageRegistry(), heldIndex = HeldIndex()
+        self.registry = registry
+        self.heldIndex = heldIndex
+        pipeline = config.compactState
+            ? MemoisedPipeline(scheme: scheme, registry: registry, heldIndex: heldIndex)
+            : PlainPipeline(scheme: scheme, registry: registry, heldIndex: heldIndex)
         coalitions = CoalitionTracker(coalitions: config.coalitions, servers: config.servers, k: config.k)
         if config.trackExposure {
             singles = CoalitionTracker(coalitions: (0..<config.servers).map { Coalition(name: "server-\($0)", servers: [$0]) },
                                        servers: config.servers, k: config.k)
         }
+    }
+
+    /// Drops the world's references to its nodes, which hold it in turn.
+    func releaseNodes() {
+        deviceNodes = []
+        serverNodes = []
     }
 
     /// Records a failure of the model's own code (an operation that cannot fail on valid

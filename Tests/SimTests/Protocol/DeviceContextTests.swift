@@ -48,8 +48,7 @@ final class ScriptedContext: DeviceContext {
     }
 
     @Test func anUpdateIsSplitPutOnEveryServerAndDecidedAtSStoredShares() throws {
-        let (d, world) = try Self.device()
-        defer { withExtendedLifetime(world) {} }  // the device holds it unowned
+        let (d, _) = try Self.device()
         let ctx = ScriptedContext()
         ctx.now = SimTime.zero + .seconds(Int64(10))
         d.handle(.command(.update(objectID: "obj", size: 323)), ctx)
@@ -85,8 +84,7 @@ final class ScriptedContext: DeviceContext {
     }
 
     @Test func failuresOnTwoOfThreeServersLeaveTheMessageUnsent() throws {
-        let (d, world) = try Self.device()
-        defer { withExtendedLifetime(world) {} }  // the device holds it unowned
+        let (d, _) = try Self.device()
         let ctx = ScriptedContext()
         d.handle(.command(.update(objectID: "obj", size: 323)), ctx)
         guard case .uploadReady(let job) = try #require(ctx.wakeups.last).event else { Issue.record("no upload"); return }
@@ -100,8 +98,7 @@ final class ScriptedContext: DeviceContext {
     }
 
     @Test func goingOfflineBreaksOpenRequestsAndTimersKeepTheirPeriod() throws {
-        let (d, world) = try Self.device()
-        defer { withExtendedLifetime(world) {} }  // the device holds it unowned
+        let (d, _) = try Self.device()
         let ctx = ScriptedContext()
         d.handle(.command(.receive), ctx)
         #expect(ctx.requests.count == 3, "a receive round lists every server")
@@ -127,7 +124,6 @@ final class ScriptedContext: DeviceContext {
     /// context's time, and nothing goes around it into the run's shared record.
     @Test func theDeviceLogsThroughItsContext() throws {
         let (d, world) = try Self.device()
-        defer { withExtendedLifetime(world) {} }  // the device holds it unowned
         let ctx = ScriptedContext()
         ctx.now = SimTime.zero + .seconds(Int64(42))
         d.handle(.command(.update(objectID: "obj", size: 323)), ctx)
@@ -140,8 +136,7 @@ final class ScriptedContext: DeviceContext {
     /// The context owns CPU time: the device charges its profile's costs through it and waits
     /// exactly as long as the context says, whatever the profile.
     @Test func theContextDecidesWhenCPUWorkIsDone() throws {
-        let (d, world) = try Self.device()
-        defer { withExtendedLifetime(world) {} }  // the device holds it unowned
+        let (d, _) = try Self.device()
         let ctx = ScriptedContext()
         ctx.now = SimTime.zero + .seconds(Int64(10))
         let slow = SimDuration.minutes(7)
@@ -175,7 +170,6 @@ final class ScriptedContext: DeviceContext {
     /// and the run's shared record (`World`) stays untouched.
     @Test func countersTimingsAndInternalFailuresGoThroughTheContext() throws {
         let (d, world) = try Self.device()
-        defer { withExtendedLifetime(world) {} }  // the device holds it unowned
         let ctx = ScriptedContext()
         d.handle(.command(.update(objectID: "a", size: 323)), ctx)
         ctx.now = try #require(ctx.wakeups.last).at
@@ -204,7 +198,6 @@ final class ScriptedContext: DeviceContext {
 
         // A split that cannot fail on valid state does: an internal failure, through the context.
         let (broken, brokenWorld) = try Self.device(scheme: BrokenSplit())
-        defer { withExtendedLifetime(brokenWorld) {} }
         let bctx = ScriptedContext()
         bctx.now = SimTime.zero + .seconds(Int64(7))
         broken.handle(.command(.update(objectID: "c", size: 10)), bctx)
