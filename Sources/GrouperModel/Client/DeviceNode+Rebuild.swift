@@ -29,7 +29,7 @@ extension DeviceNode {
     /// unless the run's `ReceivePipeline` recorded a rebuild of the very same share buffers.
     private func rebuildFirstK(_ n: Int32, _ p: PartialMessage, work: inout SharingWork, bytes: inout Int,
                                _ ctx: some DeviceContext) -> RebuildMemo.Outcome? {
-        let pipeline = world.pipeline
+        let pipeline = stores.pipeline
         if let o = pipeline.recordedRebuild(n, k: config.k, p) {
             bytes += o.secretCount
             return o
@@ -53,7 +53,7 @@ extension DeviceNode {
     func rebuildShares(_ n: Int32, _ p: PartialMessage, work: inout SharingWork, _ ctx: some DeviceContext) -> [UInt8]? {
         let shares = p.shares, mid = p.messageID
         if undecodable[n] == p.shareIDs { return nil }   // no new or replaced share since the last try
-        guard let r = try? world.scheme.rebuild(shares, k: config.k, policy: config.rebuild) else {
+        guard let r = try? directory.scheme.rebuild(shares, k: config.k, policy: config.rebuild) else {
             partial.remove(n)
             corrupt(mid, ctx)
             return nil
@@ -82,7 +82,7 @@ extension DeviceNode {
 
     /// The `first-k` join of message number `n`'s shares (through the run's `ReceivePipeline`).
     func join(_ shares: [[UInt8]], number n: Int32) throws(SharingError) -> (secret: [UInt8], work: SharingWork) {
-        try world.pipeline.join(shares, k: config.k, number: n)
+        try stores.pipeline.join(shares, k: config.k, number: n)
     }
 
     /// Server index of the `i`-th collected share of `p`.
@@ -97,13 +97,13 @@ extension DeviceNode {
 
     /// The message in rebuilt bytes (nil if they do not decode), through the run's `ReceivePipeline`.
     func decode(_ secret: [UInt8], number: Int32) -> GrouperMessage? {
-        world.pipeline.decode(secret, number: number)
+        stores.pipeline.decode(secret, number: number)
     }
 
     /// A rebuilt message that parsed but is not what any device sent: accepted corrupted content.
     func checkGenuine(_ m: GrouperMessage, _ ctx: some DeviceContext) {
         // Re-encoded, so bytes that differ only in JSON layout are the same message.
-        guard world.verifyDeliveries, !world.sentDigests.contains(StableHash.fnv1a64(bytes: m.encoded())) else { return }
+        guard record.verifyDeliveries, !record.sentDigests.contains(StableHash.fnv1a64(bytes: m.encoded())) else { return }
         ctx.count(.corruptedDeliveries, type: m.type)
         ctx.log("accepted corrupted content as message \(m.messageID)")
     }
@@ -119,15 +119,15 @@ extension DeviceNode {
     /// - per requester, its newest such resend request addressed to this member, if the
     ///   requester still lacks a normal message of this member in the range asked.
     /// Superseded confirms, requests whose requester got everything, and messages for others
-    /// are not needed.
-    func neededUnrecoverable() -> Int {
+    /// are not needed. `devices`: the run's devices by index (a requester's delivery state).
+    func neededUnrecoverable(among devices: [DeviceNode]) -> Int {
         guard isMember, !undecodable.isEmpty else { return 0 }
-        let me = world.nodeIDs[index]
+        let me = directory.nodeIDs[index]
         var normals = Set<Int64>()   // sender << 32 | sequence
         var confirms: [Int: SentInfo] = [:], requests: [Int: SentInfo] = [:]
         for n in undecodable.keys {
-            guard let i = world.sentInfo[n], i.sender != index else { continue }
-            let sender = world.nodeIDs[i.sender]
+            guard let i = record.sentInfo[n], i.sender != index else { continue }
+            let sender = directory.nodeIDs[i.sender]
             switch i.type {
             case .update, .delete:
                 if i.receiver == GrouperMessage.multicast || i.receiver == me, !delivery.hasNormal(sender, i.sequence) {
@@ -141,8 +141,8 @@ extension DeviceNode {
         }
         var count = normals.count
         for (s, c) in confirms {
-            guard let announced = Int(c.content), delivery.highestContiguous(from: world.nodeIDs[s]) < announced else { continue }
-            let handledLater = world.sentInfo.contains { n, i in
+            guard let announced = Int(c.content), delivery.highestContiguous(from: directory.nodeIDs[s]) < announced else { continue }
+            let handledLater = record.sentInfo.contains { n, i in
                 i.type == .confirm && i.sender == s && i.order > c.order
                     && (delivery.seenControlNumbers.contains(n) || delivery.seenControl.contains(i.messageID))
             }
@@ -150,7 +150,7 @@ extension DeviceNode {
         }
         for (r, q) in requests {
             guard let range = DeliveryState.parseRange(q.content) else { continue }
-            let requester = world.deviceNodes[r].delivery
+            let requester = devices[r].delivery
             if range.contains(where: { !requester.hasNormal(me, $0) }) { count += 1 }
         }
         return count

@@ -48,17 +48,41 @@ struct SimulatedDevice: DeviceContext {
 
     func internalFailure(_ text: String) { world.internalFailure(sim.now, device, text) }
 
-    func peer(_ device: Int) -> SimulatedDevice { SimulatedDevice(sim: sim, world: world, device: device) }
+    func takeRequestID() -> Int { world.takeRequestID() }
+
+    func directCall(_ request: ServerRequest, to server: Int) -> Result<ServerReply, ServerError>? {
+        world.serverNodes[server].directCall(request, now: sim.now)
+    }
+
+    func peer(_ device: Int) -> (node: DeviceNode, context: SimulatedDevice) {
+        (world.deviceNodes[device], SimulatedDevice(sim: sim, world: world, device: device))
+    }
+}
+
+/// The adapter between the kernel and a device: the kernel delivers an event, and the device
+/// handles it through its simulated context.
+final class SimulatedDeviceNode: SimComponent {
+    typealias Event = GrouperEvent
+    let device: DeviceNode
+    /// The run's simulation side, held strongly (a `let`: reading it needs no retain); the
+    /// world does not hold the adapters (`sim` does), so there is no cycle through them.
+    let world: World
+
+    init(_ device: DeviceNode, world: World) {
+        self.device = device
+        self.world = world
+    }
+
+    var name: String { device.name }
+
+    func handle(_ event: GrouperEvent, in sim: Simulation<GrouperEvent>) {
+        device.handle(event, SimulatedDevice(sim: sim, world: world, device: device.index))
+    }
 }
 
 extension DeviceNode {
-    /// This device's context in `sim`.
-    func context(in sim: Simulation<GrouperEvent>) -> SimulatedDevice {
-        SimulatedDevice(sim: sim, world: world, device: index)
-    }
-
-    /// `SimComponent`: the kernel delivers an event; the device handles it through its context.
-    func handle(_ event: GrouperEvent, in sim: Simulation<GrouperEvent>) {
-        handle(event, context(in: sim))
+    /// A device of `world`'s run: its directory, stores and record.
+    convenience init(index: Int, world: World, rng: Xoshiro256StarStar) {
+        self.init(index: index, directory: world.directory, stores: world.stores, record: world.record, rng: rng)
     }
 }

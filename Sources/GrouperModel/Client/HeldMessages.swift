@@ -134,6 +134,6 @@ extension DeviceNode {
     /// returns its handle there.
     @discardableResult
     func hold(_ m: GrouperMessage) -> Int32 {
-        world.pipeline.hold(m, in: &held)
+        stores.pipeline.hold(m, in: &held)
     }
 }

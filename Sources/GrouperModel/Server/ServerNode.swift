@@ -60,7 +60,7 @@ final class ServerNode: SimComponent {
             if s == .up && state != .up && sweepEnabled && !misbehaviours.keep { server.sweep(now: sweepTime(sim.now)) }
             state = s
         case .serverCommand(.restart(let keep)):
-            if !keep { world.recordRestartLoss(server: index, messageIDs: server.shares.map(\.messageID)) }
+            if !keep { world.record.recordRestartLoss(server: index, messageIDs: server.shares.map(\.messageID)) }
             if !keep { server.dropAllShares() }
             down = Outages()   // a restart brings the server up: it ends every down reason holding now
             state = .up
@@ -70,7 +70,7 @@ final class ServerNode: SimComponent {
         default: break
         }
         heldShares.set(Double(server.shares.count), at: sim.now)
-        if world.config.trackExposure { heldBytes.set(Double(server.shares.reduce(0) { $0 + $1.share.count + world.costed($1.messageID) }), at: sim.now) }
+        if world.config.trackExposure { heldBytes.set(Double(server.shares.reduce(0) { $0 + $1.share.count + world.stores.costed($1.messageID) }), at: sim.now) }
         if coalitionHeld != nil { trackCoalitionHoldings(sim.now) }
     }
 
@@ -113,7 +113,7 @@ final class ServerNode: SimComponent {
         switch result {
         case .success(.shares(let ss)):
             checkTTL(ss, now: sim.now)
-            return WireSize.shares(ss, scheme: world.config.scheme) + world.costedWireBytes(result)
+            return WireSize.shares(ss, scheme: world.config.scheme) + world.stores.costedWireBytes(result)
         case .success(.notified(let nodes)):
             push(nodes, from: device, at: done, sim, in: world)
             return WireSize.response(result, scheme: world.config.scheme)
@@ -127,7 +127,7 @@ final class ServerNode: SimComponent {
     func push(_ nodes: [String], from requester: Int, at time: SimTime, _ sim: Simulation<GrouperEvent>,
               in world: World) {
         let at = time + .nanoseconds(world.config.network.pushLatencyNanos)
-        for d in pushMemo.devices(of: nodes, from: requester, world.deviceByNode) {
+        for d in pushMemo.devices(of: nodes, from: requester, world.directory.deviceByNode) {
             sim.schedule(.push, to: world.deviceComponents[d], at: at)
         }
     }

@@ -30,7 +30,23 @@ final class ScriptedContext: DeviceContext {
     func count(_ kind: CounterKind, type: MessageType) { counted.append((kind, type, now)) }
     func recordTiming(_ timing: TransferTiming) { timings.append(timing) }
     func internalFailure(_ text: String) { failures.append((now, text)) }
-    func peer(_ device: Int) -> ScriptedContext { self }
+    /// Request ids handed out, from 1 (as the simulator numbers a run's requests).
+    var nextRequestID = 1
+    func takeRequestID() -> Int {
+        defer { nextRequestID += 1 }
+        return nextRequestID
+    }
+    /// The setup calls the device made directly, with their server; answered by `directAnswer`
+    /// (by default: the server cannot answer).
+    var directCalls: [(request: ServerRequest, server: Int)] = []
+    var directAnswer: (ServerRequest, Int) -> Result<ServerReply, ServerError>? = { _, _ in nil }
+    func directCall(_ request: ServerRequest, to server: Int) -> Result<ServerReply, ServerError>? {
+        directCalls.append((request, server))
+        return directAnswer(request, server)
+    }
+    /// The other devices of a face-to-face invitation, by index (sharing this context).
+    var peers: [Int: DeviceNode] = [:]
+    func peer(_ device: Int) -> (node: DeviceNode, context: ScriptedContext) { (peers[device]!, self) }
 }
 
 /// A Grouper device driven through a scripted context, with no `Simulation` at all.

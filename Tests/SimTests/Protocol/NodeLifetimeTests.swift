@@ -2,11 +2,11 @@ import Testing
 import SimKernel
 @testable import GrouperModel
 
-/// Devices and servers hold the run's `World` strongly, and a `GrouperSystem` breaks the
+/// Devices hold the run's parts and servers the run's `World` strongly, and a `GrouperSystem` breaks the
 /// world's references back to its nodes when it goes away: a device needs nobody else to
-/// keep its world alive, and a finished run frees its world.
+/// keep its parts alive, and a finished run frees its world and nodes.
 @Suite struct NodeLifetimeTests {
-    /// A member device whose world only the device itself references.
+    /// A member device built on a world nobody else references.
     static func lonelyDevice() throws -> DeviceNode {
         let config = try SystemConfig(devices: 2, servers: 3, k: 2, s: 2, ttl: .hours(1))
         let world = World(config: config, scheme: config.scheme.makeScheme(), streams: RandomStreams(rootSeed: 5))
@@ -17,7 +17,7 @@ import SimKernel
         return d
     }
 
-    @Test func aDeviceKeepsItsWorldAlive() throws {
+    @Test func aDeviceKeepsTheRunsPartsAlive() throws {
         let d = try Self.lonelyDevice()
         let ctx = ScriptedContext()
         d.handle(.command(.update(objectID: "obj", size: 100)), ctx)
@@ -26,8 +26,8 @@ import SimKernel
         ctx.now = ready.at
         d.handle(.uploadReady(jobID: job), ctx)
         #expect(ctx.requests.map(\.server) == [0, 1, 2])
-        #expect(ctx.requests.allSatisfy { $0.request.groupID == d.world.groupID })
-        #expect(d.world.nodeIDs.count == 2 && d.node == d.world.nodeIDs[0])
+        #expect(ctx.requests.allSatisfy { $0.request.groupID == d.directory.groupID })
+        #expect(d.directory.nodeIDs.count == 2 && d.node == d.directory.nodeIDs[0])
     }
 
     @Test func aFinishedSystemFreesItsWorldAndNodes() throws {

@@ -13,16 +13,16 @@ import SimKernel
     }
 
     @Test func aRunChoosesItsPipelineFromCompactState() throws {
-        #expect(try Self.world(compact: true).pipeline is MemoisedPipeline)
-        #expect(try Self.world(compact: false).pipeline is PlainPipeline)
-        #expect(try Self.world(compact: true).pipeline.listsByGeneration)
-        #expect(try !Self.world(compact: false).pipeline.listsByGeneration)
-        #expect(try Self.world(compact: true).pipeline.onlyTouchedCandidates)
-        #expect(try !Self.world(compact: false).pipeline.onlyTouchedCandidates)
+        #expect(try Self.world(compact: true).stores.pipeline is MemoisedPipeline)
+        #expect(try Self.world(compact: false).stores.pipeline is PlainPipeline)
+        #expect(try Self.world(compact: true).stores.pipeline.listsByGeneration)
+        #expect(try !Self.world(compact: false).stores.pipeline.listsByGeneration)
+        #expect(try Self.world(compact: true).stores.pipeline.onlyTouchedCandidates)
+        #expect(try !Self.world(compact: false).stores.pipeline.onlyTouchedCandidates)
     }
 
     @Test func bothPipelinesAnswerAlike() throws {
-        let plain = try Self.world(compact: false).pipeline, memo = try Self.world(compact: true).pipeline
+        let plain = try Self.world(compact: false).stores.pipeline, memo = try Self.world(compact: true).stores.pipeline
         let scheme = SharingSchemeKind.gf256.makeScheme()
         var rng = Xoshiro256StarStar(seed: 28)
         var plainStore = NewestVersionWinsStore(), memoStore = NewestVersionWinsStore()
@@ -50,7 +50,7 @@ import SimKernel
     }
 
     @Test func onlyTheMemoisedPipelineRemembersRebuildsAndGivesHints() throws {
-        let plain = try Self.world(compact: false).pipeline, memo = try Self.world(compact: true).pipeline
+        let plain = try Self.world(compact: false).stores.pipeline, memo = try Self.world(compact: true).stores.pipeline
         let m = RebuildFastPathTests.message(.update, sender: "s", sequence: 1, sendTime: 0, id: "m")
         var p = PartialMessage(messageID: "m", servers: 3)
         p.add(ShareDownload(shareID: 1, messageID: "m", sender: "s", share: [1, 2, 3], saveAt: .zero), server: 0)
