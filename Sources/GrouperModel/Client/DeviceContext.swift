@@ -7,9 +7,9 @@ import SimKernel
 /// through this interface, so they do not know they are simulated: `SimulatedDevice`
 /// implements it on the kernel and the network model, and a test can script it. What the
 /// device reports about itself (protocol log, counters, transfer timings, internal failures)
-/// goes through it too. The rest of what a device touches is the run's shared record
-/// (`World`: read-only configuration, message registry, the checkers' record of writes),
-/// which needs no simulator either.
+/// goes through it too. The rest of what a device touches are the run's parts that need no
+/// simulator either: the read-only `GroupDirectory`, the shared message stores
+/// (`SharedStores`) and the checkers' `RunRecord`.
 protocol DeviceContext {
     /// The current time.
     var now: SimTime { get }
@@ -24,6 +24,11 @@ protocol DeviceContext {
     /// Sends `request` (`bytes` on the wire) to server `server`. Its outcome comes back to this
     /// device as `.response` (or `.timeout`) with the request's id.
     func send(_ request: consuming ServerRequest, bytes: Int, to server: Int)
+    /// A new request id, unique in the run (the simulator numbers the run's requests in order).
+    func takeRequestID() -> Int
+    /// A setup call (creating the group, registering a member face to face) answered by server
+    /// `server` at once and untimed; nil when the server cannot answer now.
+    func directCall(_ request: ServerRequest, to server: Int) -> Result<ServerReply, ServerError>?
     /// Appends `text` to the protocol log under this device and the current time. The
     /// simulator keeps the run's log (`GrouperSystem.log`, trace files) and builds `text` only
     /// while logging is on; a test can collect it.
@@ -40,9 +45,9 @@ protocol DeviceContext {
     /// did) under this device and the current time: the run goes on, and the simulator's
     /// executor reports it as an internal error.
     func internalFailure(_ text: String)
-    /// The context of another device, for the one face-to-face step: an invitation hands the
+    /// Another device and its context, for the one face-to-face step: an invitation hands the
     /// invitee its keys and the held messages directly.
-    func peer(_ device: Int) -> Self
+    func peer(_ device: Int) -> (node: DeviceNode, context: Self)
 }
 
 extension DeviceContext {

@@ -17,7 +17,7 @@ extension DeviceNode {
             real += r.real
             let m = makeMessage(.update, content: r.content, sequence: sequence, objectID: objectID,
                                 receiver: GrouperMessage.multicast, ctx)
-            world.costedBytes[m.messageID] = r.modelledBytes
+            stores.costedBytes[m.messageID] = r.modelledBytes
             enqueueNormal(m, ctx)
             last = m
         }
@@ -55,7 +55,7 @@ extension DeviceNode {
     /// Bytes a message stands for beyond those it carries (0 unless it is a costed chunk).
     func costedBytes(_ m: GrouperMessage) -> Int {
         guard config.chunking != nil, m.type == .update, let r = ChunkRecord.parse(m.content) else { return 0 }
-        world.costedBytes[m.messageID] = r.modelledBytes   // re-uploads may carry a fresh id
+        stores.costedBytes[m.messageID] = r.modelledBytes   // re-uploads may carry a fresh id
         return r.modelledBytes
     }
 
@@ -69,18 +69,7 @@ extension DeviceNode {
     /// Wire bytes of the costed part of the shares a put carries.
     func costedWireBytes(_ call: ServerCall) -> Int {
         guard config.chunking != nil, case .transferPut(let ups) = call else { return 0 }
-        return ups.reduce(0) { $0 + WireSize.shareText(world.costed($1.messageID), scheme: config.scheme) }
-    }
-}
-
-extension World {
-    /// Costed bytes of message `id` (0 for a message that carries all its bytes).
-    func costed(_ id: String) -> Int { costedBytes.isEmpty ? 0 : costedBytes[id] ?? 0 }
-
-    /// Wire bytes of the costed part of the shares a reply carries.
-    func costedWireBytes(_ result: Result<ServerReply, ServerError>) -> Int {
-        guard !costedBytes.isEmpty, case .success(.shares(let ss)) = result else { return 0 }
-        return ss.reduce(0) { $0 + WireSize.shareText(costed($1.messageID), scheme: config.scheme) }
+        return ups.reduce(0) { $0 + WireSize.shareText(stores.costed($1.messageID), scheme: config.scheme) }
     }
 }
 

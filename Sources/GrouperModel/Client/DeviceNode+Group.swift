@@ -4,40 +4,39 @@ extension DeviceNode {
     /// The owner creates the group on every server (`group/register`, `group/init`, `user/add`
     /// for itself, `user/deviceToken`). Setup calls are direct, not timed.
     func createGroup(_ ctx: some DeviceContext) {
-        let now = ctx.now
-        for (j, server) in world.serverNodes.enumerated() {
-            let reg = ServerRequest(requestID: 0, device: index, groupID: world.groupID, key: "",
-                                    call: .groupRegister(groupID: world.groupID, name: "group", ownerNode: node))
-            guard case .success(.masterKey(let master))? = server.directCall(reg, now: now) else { continue }
+        for j in 0..<config.servers {
+            let reg = ServerRequest(requestID: 0, device: index, groupID: directory.groupID, key: "",
+                                    call: .groupRegister(groupID: directory.groupID, name: "group", ownerNode: node))
+            guard case .success(.masterKey(let master))? = ctx.directCall(reg, to: j) else { continue }
             masterKeys[j] = master
-            _ = server.directCall(ServerRequest(requestID: 0, device: index, groupID: world.groupID, key: master,
-                                                call: .groupInit(k: config.k, n: config.servers, s: config.s,
-                                                                 ttl: config.ttl)), now: now)
-            if case .success(.accessKey(let key))? = server.directCall(
-                ServerRequest(requestID: 0, device: index, groupID: world.groupID, key: master,
-                              call: .userAdd(node: node, isOwner: true)), now: now) {
+            _ = ctx.directCall(ServerRequest(requestID: 0, device: index, groupID: directory.groupID, key: master,
+                                             call: .groupInit(k: config.k, n: config.servers, s: config.s,
+                                                              ttl: config.ttl)), to: j)
+            if case .success(.accessKey(let key))? = ctx.directCall(
+                ServerRequest(requestID: 0, device: index, groupID: directory.groupID, key: master,
+                              call: .userAdd(node: node, isOwner: true)), to: j) {
                 accessKeys[j] = key
             }
         }
         isMember = true
-        joinedAt = now
+        joinedAt = ctx.now
         members = [node]
-        registerDeviceToken(now: now)
+        registerDeviceToken(ctx)
         ctx.log("create group")
     }
 
-    func registerDeviceToken(now: SimTime) {
-        for (j, server) in world.serverNodes.enumerated() {
+    func registerDeviceToken(_ ctx: some DeviceContext) {
+        for j in 0..<config.servers {
             guard let key = accessKeys[j] else { continue }
-            _ = server.directCall(ServerRequest(requestID: 0, device: index, groupID: world.groupID, key: key,
-                                                call: .userDeviceToken("token-\(node)")), now: now)
+            _ = ctx.directCall(ServerRequest(requestID: 0, device: index, groupID: directory.groupID, key: key,
+                                             call: .userDeviceToken("token-\(node)")), to: j)
         }
     }
 
     /// Face-to-face invitation: the owner registers `invitee` on every server, then hands it the
     /// access keys, the server list, the member list and every normal message it holds.
     func invite(_ invitee: Int, _ ctx: some DeviceContext) {
-        let guest = world.deviceNodes[invitee]
+        let (guest, guestContext) = ctx.peer(invitee)
         guard isMember, !guest.isMember, invitee != index else { return }
         guard online else {
             if !pendingInvitations.contains(invitee) { pendingInvitations.append(invitee) }
@@ -46,22 +45,22 @@ extension DeviceNode {
         }
         var keys: [String?] = Array(repeating: nil, count: config.servers)
         for j in 0..<config.servers {
-            keys[j] = register(guest.node, on: j, now: ctx.now)
+            keys[j] = register(guest.node, on: j, ctx)
             if keys[j] == nil { pendingRegistrations.append((invitee, j)) }
         }
         members.append(guest.node)
-        let handover = held.handover(index: world.heldIndex).map { world.registry[$0] }
+        let handover = held.handover(index: stores.heldIndex).map { stores.registry[$0] }
         ctx.log("invite \(deviceLabel(invitee)): \(keys.compactMap { $0 }.count) keys, "
             + "\(handover.count) messages")
-        guest.join(keys: keys, members: members, messages: handover, ctx.peer(invitee))
+        guest.join(keys: keys, members: members, messages: handover, guestContext)
     }
 
     /// `user/add` of `node` on server `j` with the master key; nil if the server is down.
-    func register(_ node: String, on j: Int, now: SimTime) -> String? {
+    func register(_ node: String, on j: Int, _ ctx: some DeviceContext) -> String? {
         guard let master = masterKeys[j] else { return nil }
-        let add = ServerRequest(requestID: 0, device: index, groupID: world.groupID, key: master,
+        let add = ServerRequest(requestID: 0, device: index, groupID: directory.groupID, key: master,
                                 call: .userAdd(node: node, isOwner: false))
-        guard case .success(.accessKey(let key))? = world.serverNodes[j].directCall(add, now: now) else { return nil }
+        guard case .success(.accessKey(let key))? = ctx.directCall(add, to: j) else { return nil }
         return key
     }
 
@@ -71,10 +70,10 @@ extension DeviceNode {
         guard !pendingRegistrations.isEmpty else { return }
         var still: [(invitee: Int, server: Int)] = []
         for (invitee, j) in pendingRegistrations {
-            let guest = world.deviceNodes[invitee]
-            guard let key = register(guest.node, on: j, now: ctx.now) else { still.append((invitee, j)); continue }
+            let (guest, guestContext) = ctx.peer(invitee)
+            guard let key = register(guest.node, on: j, ctx) else { still.append((invitee, j)); continue }
             guest.accessKeys[j] = key
-            guest.registerDeviceToken(now: ctx.now)
+            guest.registerDeviceToken(guestContext)
             ctx.log("late key for \(deviceLabel(invitee)) on server \(j)")
         }
         pendingRegistrations = still
@@ -93,7 +92,7 @@ extension DeviceNode {
         self.members = members
         isMember = true
         joinedAt = ctx.now
-        registerDeviceToken(now: ctx.now)
+        registerDeviceToken(ctx)
         _ = handleAll(order(messages), ctx)
         if online { requestReceive(ctx) }
     }

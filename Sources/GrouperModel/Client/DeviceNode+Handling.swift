@@ -15,13 +15,14 @@ extension DeviceNode {
     /// and the number of store writes.
     func handleAll(_ messages: [GrouperMessage], _ ctx: some DeviceContext) -> ([GrouperMessage], Int) {
         var handled = HandledMessages(given: messages), writes = 0
+        let pipeline = stores.pipeline
         for m in messages {
+            let hints = pipeline.deliveryHints(m)
             let actions = delivery.decide(m, now: ctx.now, variant: config.variant, asBuilt: config.asBuilt,
                                           resendRetry: config.resendRetry, ownSequence: sequence,
-                                          idNumber: m.type.isNormal || !config.compactState ? nil : world.registry.idNumber(m.messageID),
-                                          senderSlot: m.type.isNormal && config.compactState ? world.heldMemo.cachedSlot(of: m) : nil)
+                                          idNumber: hints.idNumber, senderSlot: hints.senderSlot)
             if !m.type.isNormal, !actions.isDuplicate {
-                ctx.log("handle \(label(m)) from \(world.name(ofNode: m.sender))")
+                ctx.log("handle \(label(m)) from \(directory.name(ofNode: m.sender))")
                 handled.append(m)
             }
             // Each action in place (iterating the inline pair copied every action twice).
@@ -37,7 +38,7 @@ extension DeviceNode {
         case .apply(let msg):
             writes += 1
             hold(msg)
-            ctx.log("handle \(label(msg)) from \(world.name(ofNode: msg.sender))")
+            ctx.log("handle \(label(msg)) from \(directory.name(ofNode: msg.sender))")
             guard let applied = assemble(msg, ctx) else { return }   // a chunk of an incomplete object
             storeWrite(applied)
             handled.append(applied)
@@ -52,14 +53,9 @@ extension DeviceNode {
         }
     }
 
-    /// Applies a remote update or delete to the store: by the object's run-wide number (no
-    /// hashing of its id per device), or by id when `compactState` is off.
+    /// Applies a remote update or delete to the store (through the run's `ReceivePipeline`).
     func storeWrite(_ m: GrouperMessage) {
-        if config.compactState {
-            _ = store.apply(m, objectNumber: world.heldMemo.objectNumber(of: m))
-        } else {
-            _ = m.type == .update ? store.updateRemote(m) : store.deleteRemote(m)
-        }
+        stores.pipeline.apply(m, to: &store)
     }
 
     /// Looks up my normal messages in `range` and asks every server which are gone for the
@@ -78,7 +74,7 @@ extension DeviceNode {
         if !reuploading.isEmpty && config.plantedBug != .duplicateReupload {
             items.removeAll { reuploading.contains(ReuploadKey(messageID: $0.message.messageID, requester: requester)) }
             if items.isEmpty {
-                ctx.log("resend(\(DeliveryState.formatRange(range))) from \(world.name(ofNode: requester)): "
+                ctx.log("resend(\(DeliveryState.formatRange(range))) from \(directory.name(ofNode: requester)): "
                     + "already being answered")
                 return
             }
@@ -124,7 +120,7 @@ extension DeviceNode {
             copy.isReupload = true
             if config.recovery.multicastReuploads {
                 copy.message.messageID = MessageIDGenerator.make(using: &rng)
-                world.messageObserver?(copy.message)
+                record.messageObserver?(copy.message)
                 copy.shareReceiver = nil
             } else {
                 copy.shareReceiver = receiver
@@ -137,9 +133,9 @@ extension DeviceNode {
         func names(_ items: [OutboxItem]) -> String { items.map { label($0.message) }.joined(separator: ",") }
         var said: [String] = []
         if !shared.isEmpty { said.append("re-upload \(names(shared)) to * (asked for by several)") }
-        if !own.isEmpty { said.append("re-upload \(names(own)) to \(world.name(ofNode: t.requester))") }
+        if !own.isEmpty { said.append("re-upload \(names(own)) to \(directory.name(ofNode: t.requester))") }
         ctx.log(said.isEmpty
-            ? "resend to \(world.name(ofNode: t.requester)): all still on ≥ \(needed) servers for it"
+            ? "resend to \(directory.name(ofNode: t.requester)): all still on ≥ \(needed) servers for it"
                 + (config.resendMulticastAfter == nil ? "" : " or on their way")
             : said.joined(separator: "; "))
         outbox.append(contentsOf: shared + own)  // one job each

@@ -25,12 +25,12 @@ extension DeviceNode {
         return RebuildMemo.Outcome(message: m, secretCount: secret.count, work: work - before)
     }
 
-    /// `first-k`: joins whatever shares `p` has (taken out of `partial`) and decodes the secret;
-    /// through the run's `RebuildMemo` when a device rebuilt the very same share buffers before.
+    /// `first-k`: joins whatever shares `p` has (taken out of `partial`) and decodes the secret,
+    /// unless the run's `ReceivePipeline` recorded a rebuild of the very same share buffers.
     private func rebuildFirstK(_ n: Int32, _ p: PartialMessage, work: inout SharingWork, bytes: inout Int,
                                _ ctx: some DeviceContext) -> RebuildMemo.Outcome? {
-        let memo = config.compactState ? world.rebuilds : nil
-        if let o = memo?.outcome(n, k: config.k, p) {
+        let pipeline = stores.pipeline
+        if let o = pipeline.recordedRebuild(n, k: config.k, p) {
             bytes += o.secretCount
             return o
         }
@@ -43,7 +43,7 @@ extension DeviceNode {
             return nil
         }
         let o = RebuildMemo.Outcome(message: m, secretCount: secret.count, work: w)
-        memo?.record(n, k: config.k, shares: shares, o)
+        pipeline.recordRebuild(n, k: config.k, shares: shares, o)
         return o
     }
 
@@ -53,7 +53,7 @@ extension DeviceNode {
     func rebuildShares(_ n: Int32, _ p: PartialMessage, work: inout SharingWork, _ ctx: some DeviceContext) -> [UInt8]? {
         let shares = p.shares, mid = p.messageID
         if undecodable[n] == p.shareIDs { return nil }   // no new or replaced share since the last try
-        guard let r = try? world.scheme.rebuild(shares, k: config.k, policy: config.rebuild) else {
+        guard let r = try? directory.scheme.rebuild(shares, k: config.k, policy: config.rebuild) else {
             partial.remove(n)
             corrupt(mid, ctx)
             return nil
@@ -80,11 +80,9 @@ extension DeviceNode {
         return secret
     }
 
-    /// The `first-k` join of message number `n`'s shares: through the run's shared memo of
-    /// joins, or joined here when `compactState` is off.
+    /// The `first-k` join of message number `n`'s shares (through the run's `ReceivePipeline`).
     func join(_ shares: [[UInt8]], number n: Int32) throws(SharingError) -> (secret: [UInt8], work: SharingWork) {
-        guard config.compactState else { return try world.scheme.join(shares, k: config.k) }
-        return try world.joins.join(shares, k: config.k, number: n, scheme: world.scheme)
+        try stores.pipeline.join(shares, k: config.k, number: n)
     }
 
     /// Server index of the `i`-th collected share of `p`.
@@ -97,16 +95,15 @@ extension DeviceNode {
         return -1
     }
 
-    /// The message in rebuilt bytes (nil if they do not decode): through the run's shared
-    /// cache of decoded messages, or decoded here when `compactState` is off.
+    /// The message in rebuilt bytes (nil if they do not decode), through the run's `ReceivePipeline`.
     func decode(_ secret: [UInt8], number: Int32) -> GrouperMessage? {
-        config.compactState ? world.decoded.decode(secret, number: number) : try? GrouperMessage.decode(secret)
+        stores.pipeline.decode(secret, number: number)
     }
 
     /// A rebuilt message that parsed but is not what any device sent: accepted corrupted content.
     func checkGenuine(_ m: GrouperMessage, _ ctx: some DeviceContext) {
         // Re-encoded, so bytes that differ only in JSON layout are the same message.
-        guard world.verifyDeliveries, !world.sentDigests.contains(StableHash.fnv1a64(bytes: m.encoded())) else { return }
+        guard record.verifyDeliveries, !record.sentDigests.contains(StableHash.fnv1a64(bytes: m.encoded())) else { return }
         ctx.count(.corruptedDeliveries, type: m.type)
         ctx.log("accepted corrupted content as message \(m.messageID)")
     }
@@ -122,15 +119,15 @@ extension DeviceNode {
     /// - per requester, its newest such resend request addressed to this member, if the
     ///   requester still lacks a normal message of this member in the range asked.
     /// Superseded confirms, requests whose requester got everything, and messages for others
-    /// are not needed.
-    func neededUnrecoverable() -> Int {
+    /// are not needed. `devices`: the run's devices by index (a requester's delivery state).
+    func neededUnrecoverable(among devices: [DeviceNode]) -> Int {
         guard isMember, !undecodable.isEmpty else { return 0 }
-        let me = world.nodeIDs[index]
+        let me = directory.nodeIDs[index]
         var normals = Set<Int64>()   // sender << 32 | sequence
         var confirms: [Int: SentInfo] = [:], requests: [Int: SentInfo] = [:]
         for n in undecodable.keys {
-            guard let i = world.sentInfo[n], i.sender != index else { continue }
-            let sender = world.nodeIDs[i.sender]
+            guard let i = record.sentInfo[n], i.sender != index else { continue }
+            let sender = directory.nodeIDs[i.sender]
             switch i.type {
             case .update, .delete:
                 if i.receiver == GrouperMessage.multicast || i.receiver == me, !delivery.hasNormal(sender, i.sequence) {
@@ -144,8 +141,8 @@ extension DeviceNode {
         }
         var count = normals.count
         for (s, c) in confirms {
-            guard let announced = Int(c.content), delivery.highestContiguous(from: world.nodeIDs[s]) < announced else { continue }
-            let handledLater = world.sentInfo.contains { n, i in
+            guard let announced = Int(c.content), delivery.highestContiguous(from: directory.nodeIDs[s]) < announced else { continue }
+            let handledLater = record.sentInfo.contains { n, i in
                 i.type == .confirm && i.sender == s && i.order > c.order
                     && (delivery.seenControlNumbers.contains(n) || delivery.seenControl.contains(i.messageID))
             }
@@ -153,7 +150,7 @@ extension DeviceNode {
         }
         for (r, q) in requests {
             guard let range = DeliveryState.parseRange(q.content) else { continue }
-            let requester = world.deviceNodes[r].delivery
+            let requester = devices[r].delivery
             if range.contains(where: { !requester.hasNormal(me, $0) }) { count += 1 }
         }
         return count

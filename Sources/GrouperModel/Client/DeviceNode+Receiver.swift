@@ -86,7 +86,7 @@ extension DeviceNode {
     func listDone(round r: Int, server j: Int, _ outcome: RequestOutcome, _ ctx: some DeviceContext) {
         guard round?.id == r else { return }
         if case .reply(.shareIDs(let ids)) = outcome {
-            var unseen = seenShareIDs[j].unseen(in: ids, compact: config.compactState)
+            var unseen = seenShareIDs[j].unseen(in: ids, compact: stores.pipeline.listsByGeneration)
             let more = unseen.count > chunkBatchLimit
             if more { unseen.removeLast(unseen.count - chunkBatchLimit) }   // large objects: the rest later
             if !unseen.isEmpty {
@@ -120,7 +120,7 @@ extension DeviceNode {
                 for s in ss { seenShareIDs[j].insert(s.shareID) }
             }
             for s in ss {
-                let number = s.messageNumber >= 0 ? s.messageNumber : world.registry.idNumber(s.messageID)
+                let number = s.messageNumber >= 0 ? s.messageNumber : stores.registry.idNumber(s.messageID)
                 touched.append(number)
                 collect(s, number: number, server: j)
             }
@@ -188,12 +188,12 @@ extension DeviceNode {
     /// The partial messages that may be ready (their id numbers), in message id order. Only a
     /// message that got a share this round can be rebuilt or dropped as rebuilt before (the
     /// others were below k and not rebuilt at the end of their last round, and nothing changed
-    /// them since); as-built, which forgets every message below k each round, and the
-    /// uncompacted switch look at all.
+    /// them since); as-built, which forgets every message below k each round, and the plain
+    /// `ReceivePipeline` look at all.
     func readyCandidates(_ asBuiltJoin: Bool) -> [Int32] {
         defer { touched.removeAll(keepingCapacity: true) }
         var numbers: [Int32]
-        if asBuiltJoin || !config.compactState {
+        if asBuiltJoin || !stores.pipeline.onlyTouchedCandidates {
             numbers = partial.numbers
         } else {
             // Each number comes once per server that gave a share: drop repeats.

@@ -30,7 +30,7 @@ extension DeviceNode {
         let m = GrouperMessage(type: type, content: content, sequence: sequence, objectClass: "Record",
                                objectID: objectID, receiver: receiver, sender: node, email: email, name: "D\(index)",
                                sendTime: nowSeconds(ctx), messageID: MessageIDGenerator.make(using: &rng))
-        world.messageObserver?(m)
+        record.messageObserver?(m)
         return m
     }
 
@@ -62,7 +62,7 @@ extension DeviceNode {
 
     /// The reference record of a write (`m` is what every member must end with).
     func recordWrite(_ m: GrouperMessage, _ ctx: some DeviceContext) {
-        world.recordWrite(ObjectWrite(device: index, messageID: m.messageID, objectID: m.objectID,
+        record.recordWrite(ObjectWrite(device: index, messageID: m.messageID, objectID: m.objectID,
                                       version: ObjectVersion(of: m), content: m.type == .update ? m.content : nil,
                                       time: ctx.now))
     }
@@ -96,7 +96,7 @@ extension DeviceNode {
         let m = makeMessage(.resend, content: DeliveryState.formatRange(range), sequence: 0, objectID: "",
                             receiver: sender, ctx)
         ctx.count(.resendRequests, type: .resend)
-        ctx.log("create resend(\(m.content)) to \(world.name(ofNode: sender))")
+        ctx.log("create resend(\(m.content)) to \(directory.name(ofNode: sender))")
         outbox.append(OutboxItem(message: m, splitSeed: rng.next(), shareReceiver: sender, isReupload: false))
         kickOutbox(ctx)
     }

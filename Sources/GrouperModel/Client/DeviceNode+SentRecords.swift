@@ -11,7 +11,7 @@ extension DeviceNode {
     /// items they were queued as (multicast, not a re-upload).
     func sentItems(_ range: Range<Int>) -> [OutboxItem] {
         sent[range].map {
-            OutboxItem(message: world.registry[$0.handle], splitSeed: $0.splitSeed, shareReceiver: nil, isReupload: false)
+            OutboxItem(message: stores.registry[$0.handle], splitSeed: $0.splitSeed, shareReceiver: nil, isReupload: false)
         }
     }
 }

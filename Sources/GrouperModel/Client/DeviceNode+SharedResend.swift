@@ -52,15 +52,15 @@ extension DeviceNode {
         for item in items where item.isReupload {
             guard let r = item.shareReceiver else { continue }
             let key = ReuploadKey(messageID: item.message.messageID, requester: r)
-            if let prev = world.reuploadsStored[key], now - prev.at < config.ttl, prev.servers >= reuploadThreshold {
-                world.repeatedReuploads += 1
-                if world.repeatedReuploadExamples.count < 3 {
-                    world.repeatedReuploadExamples.append("\(label(item.message)) by \(deviceLabel(index)) for \(world.name(ofNode: r)) "
+            if let prev = record.reuploadsStored[key], now - prev.at < config.ttl, prev.servers >= reuploadThreshold {
+                record.repeatedReuploads += 1
+                if record.repeatedReuploadExamples.count < 3 {
+                    record.repeatedReuploadExamples.append("\(label(item.message)) by \(deviceLabel(index)) for \(directory.name(ofNode: r)) "
                         + "stored at \(now), an earlier copy at \(prev.at) on \(prev.servers) servers")
                 }
             }
-            if world.reuploadsStored.count > 4096 { world.reuploadsStored = world.reuploadsStored.filter { now - $0.value.at < config.ttl } }
-            world.reuploadsStored[key] = (now, servers)
+            if record.reuploadsStored.count > 4096 { record.reuploadsStored = record.reuploadsStored.filter { now - $0.value.at < config.ttl } }
+            record.reuploadsStored[key] = (now, servers)
         }
     }
 }

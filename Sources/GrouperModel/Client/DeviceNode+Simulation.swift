@@ -5,17 +5,12 @@ import SimKernel
 /// where what a device reports (log, counters, timings, internal failures) reaches `World`.
 struct SimulatedDevice: DeviceContext {
     let sim: Simulation<GrouperEvent>
-    unowned(unsafe) let world: World
+    let world: World
     let device: Int
 
     var now: SimTime { sim.now }
 
-    // The world is borrowed (`_withUnsafeGuaranteedRef`) where this context is used on every
-    // request or round: each access to the `unowned(unsafe)` field in an access region of its
-    // own retains and releases it.
-    var component: ComponentID {
-        Unmanaged.passUnretained(world)._withUnsafeGuaranteedRef { $0.deviceComponents[device] }
-    }
+    var component: ComponentID { world.deviceComponents[device] }
 
     func schedule(_ event: consuming GrouperEvent, at time: SimTime) {
         sim.schedule(event, to: component, at: time)
@@ -27,18 +22,16 @@ struct SimulatedDevice: DeviceContext {
 
     func useCPU(_ work: SimDuration) -> SimTime {
         let now = sim.now
-        return Unmanaged.passUnretained(world)._withUnsafeGuaranteedRef { $0.cpu.use(device: device, work, now: now) }
+        return world.cpu.use(device: device, work, now: now)
     }
 
     /// The request reaches the server when the network model says (its faults' jitter
     /// included, `NetworkFaults`); the request timeout is
     /// delivered by the server side when it applies (see `ServerNode.serve`).
     func send(_ request: consuming ServerRequest, bytes: Int, to server: Int) {
-        Unmanaged.passUnretained(world)._withUnsafeGuaranteedRef { world in
-            let arrival = world.network.requestArrival(device: device, server: server, bytes: bytes, at: request.sentAt)
-                + world.network.requestDelay(device: device, sentAt: request.sentAt)
-            sim.schedule(.request(request), to: world.serverComponents[server], at: arrival)
-        }
+        let arrival = world.network.requestArrival(device: device, server: server, bytes: bytes, at: request.sentAt)
+            + world.network.requestDelay(device: device, sentAt: request.sentAt)
+        sim.schedule(.request(request), to: world.serverComponents[server], at: arrival)
     }
 
     func log(_ text: @autoclosure () -> String) { world.log(sim.now, device, text()) }
@@ -46,29 +39,50 @@ struct SimulatedDevice: DeviceContext {
     func count(_ kind: CounterKind, type: MessageType) { count(kind, type: type, amount: 1) }
 
     func count(_ kind: CounterKind, type: MessageType, amount: Int) {
-        let now = sim.now
-        Unmanaged.passUnretained(world)._withUnsafeGuaranteedRef {
-            $0.counters.add(kind, device: device, type: type, at: now, amount)
-        }
+        world.counters.add(kind, device: device, type: type, at: sim.now, amount)
     }
 
     func recordTiming(_ timing: TransferTiming) {
-        Unmanaged.passUnretained(world)._withUnsafeGuaranteedRef { $0.recordTiming(timing) }
+        world.recordTiming(timing)
     }
 
     func internalFailure(_ text: String) { world.internalFailure(sim.now, device, text) }
 
-    func peer(_ device: Int) -> SimulatedDevice { SimulatedDevice(sim: sim, world: world, device: device) }
+    func takeRequestID() -> Int { world.takeRequestID() }
+
+    func directCall(_ request: ServerRequest, to server: Int) -> Result<ServerReply, ServerError>? {
+        world.serverNodes[server].directCall(request, now: sim.now)
+    }
+
+    func peer(_ device: Int) -> (node: DeviceNode, context: SimulatedDevice) {
+        (world.deviceNodes[device], SimulatedDevice(sim: sim, world: world, device: device))
+    }
+}
+
+/// The adapter between the kernel and a device: the kernel delivers an event, and the device
+/// handles it through its simulated context.
+final class SimulatedDeviceNode: SimComponent {
+    typealias Event = GrouperEvent
+    let device: DeviceNode
+    /// The run's simulation side, held strongly (a `let`: reading it needs no retain); the
+    /// world does not hold the adapters (`sim` does), so there is no cycle through them.
+    let world: World
+
+    init(_ device: DeviceNode, world: World) {
+        self.device = device
+        self.world = world
+    }
+
+    var name: String { device.name }
+
+    func handle(_ event: GrouperEvent, in sim: Simulation<GrouperEvent>) {
+        device.handle(event, SimulatedDevice(sim: sim, world: world, device: device.index))
+    }
 }
 
 extension DeviceNode {
-    /// This device's context in `sim`.
-    func context(in sim: Simulation<GrouperEvent>) -> SimulatedDevice {
-        SimulatedDevice(sim: sim, world: world, device: index)
-    }
-
-    /// `SimComponent`: the kernel delivers an event; the device handles it through its context.
-    func handle(_ event: GrouperEvent, in sim: Simulation<GrouperEvent>) {
-        handle(event, context(in: sim))
+    /// A device of `world`'s run: its directory, stores and record.
+    convenience init(index: Int, world: World, rng: Xoshiro256StarStar) {
+        self.init(index: index, directory: world.directory, stores: world.stores, record: world.record, rng: rng)
     }
 }

@@ -17,19 +17,19 @@ extension DeviceNode {
         var kept: [OutboxItem] = []
         for item in items {
             let bytes = item.message.encoded()
-            world.noteSent(bytes)
+            record.noteSent(bytes)
             jsonBytes += bytes.count + costedBytes(item.message)
             var g = Xoshiro256StarStar(seed: item.splitSeed)
             let shares: [[UInt8]], w: SharingWork
-            do { (shares, w) = try world.scheme.split(bytes, k: config.k, n: config.servers, rng: &g) } catch {
+            do { (shares, w) = try directory.scheme.split(bytes, k: config.k, n: config.servers, rng: &g) } catch {
                 ctx.internalFailure("cannot split \(label(item.message)): \(error); dropped")
                 reuploadsSettled([item])
                 continue
             }
             work = work + costedWork(item.message, realBytes: bytes.count, w)
             kept.append(item)
-            let number = world.registry.idNumber(item.message.messageID)
-            world.noteSentInfo(item.message, number: number, sender: index)
+            let number = stores.registry.idNumber(item.message.messageID)
+            record.noteSentInfo(item.message, number: number, sender: index)
             for j in 0..<config.servers {
                 perServer[j].append(ShareUpload(messageID: item.message.messageID, receiver: item.shareReceiver,
                                                 share: shares[j], messageNumber: number))
@@ -129,7 +129,7 @@ extension DeviceNode {
         job = nil
         if j.answered < config.servers {
             lateJobs[j.id] = LateJob(types: j.items.map(\.message.type),
-                                     numbers: j.items.map { world.registry.idNumber($0.message.messageID) },
+                                     numbers: j.items.map { stores.registry.idNumber($0.message.messageID) },
                                      remaining: config.servers - j.answered,
                                      succeeded: success, stored: j.okServers.count)
         }
@@ -137,7 +137,7 @@ extension DeviceNode {
                                           start: j.start, end: ctx.now, dataSync: j.syncTime,
                                           secretSharing: j.sharingTime, network: ctx.now - j.ready,
                                           succeeded: success))
-        let to = j.shareReceiver.map { world.name(ofNode: $0) } ?? "*"
+        let to = j.shareReceiver.map { directory.name(ofNode: $0) } ?? "*"
         adaptBatch(after: j, success: success, ctx)
         if success {
             multicastReuploadDone(j.items)
@@ -147,7 +147,7 @@ extension DeviceNode {
                 let m = item.message
                 ctx.count(.messagesUploaded, type: m.type)
                 if item.isReupload { ctx.count(.reUploads, type: m.type) }
-                world.markUploaded(m.messageID)
+                record.markUploaded(m.messageID)
             }
             ctx.log("upload \(j.items.map { label($0.message) }.joined(separator: ",")) to \(to)")
             if let first = j.okServers.min() {
@@ -159,7 +159,7 @@ extension DeviceNode {
                 ctx.count(.uploadAttemptsFailed, type: item.message.type)
                 if !item.failedBefore { ctx.count(.uploadFailures, type: item.message.type) }
                 if j.okServers.count >= config.k {
-                    countRebuildable(world.registry.idNumber(item.message.messageID), item.message.type, ctx)
+                    countRebuildable(stores.registry.idNumber(item.message.messageID), item.message.type, ctx)
                 }
             }
             let pending = config.servers - j.answered

@@ -23,15 +23,21 @@ struct OutboxItem: Sendable {
 
 /// One device running the Grouper client (sender, receiver, Algorithm 1, sync store).
 ///
-/// All behaviour-relevant iteration is over arrays or sorted keys.
-final class DeviceNode: SimComponent {
-    typealias Event = GrouperEvent
+/// It reads the run's `GroupDirectory`, shares the run's message stores (`SharedStores`),
+/// writes what it really did to the `RunRecord`, and reaches everything else — its clock,
+/// timers, CPU, the servers, the other device of a face-to-face invitation, the log and
+/// counters — through the `DeviceContext` each call is given: no simulator, network or CPU
+/// model in it (`SimulatedDeviceNode` feeds it from the kernel). All behaviour-relevant
+/// iteration is over arrays or sorted keys.
+final class DeviceNode {
     let name: String
     let index: Int
-    unowned(unsafe) let world: World
+    let directory: GroupDirectory
+    let stores: SharedStores
+    let record: RunRecord
     var rng: Xoshiro256StarStar
-    var node: String { world.nodeIDs[index] }
-    var config: SystemConfig { world.config }
+    var node: String { directory.nodeIDs[index] }
+    var config: SystemConfig { directory.config }
 
     // Membership and connectivity.
     var isMember = false
@@ -117,16 +123,19 @@ final class DeviceNode: SimComponent {
     // Plumbing.
     var pending = PendingRequests()
 
-    init(index: Int, world: World, rng: Xoshiro256StarStar) {
+    init(index: Int, directory: GroupDirectory, stores: SharedStores, record: RunRecord, rng: Xoshiro256StarStar) {
         self.index = index
         self.name = "device-\(index + 1)"
-        self.world = world
+        self.directory = directory
+        self.stores = stores
+        self.record = record
         self.rng = rng
-        accessKeys = Array(repeating: nil, count: world.config.servers)
-        masterKeys = Array(repeating: nil, count: world.config.servers)
-        seenShareIDs = Array(repeating: SeenShareIDs(), count: world.config.servers)
-        batchCap = world.config.batchLimit
-        delivery.plantedGapOffByOne = world.config.plantedBug == .gapOffByOne
+        let config = directory.config
+        accessKeys = Array(repeating: nil, count: config.servers)
+        masterKeys = Array(repeating: nil, count: config.servers)
+        seenShareIDs = Array(repeating: SeenShareIDs(), count: config.servers)
+        batchCap = config.batchLimit
+        delivery.plantedGapOffByOne = config.plantedBug == .gapOffByOne
     }
 
     /// Everything the device does starts here: `ctx` is where it runs (the simulator's
@@ -156,7 +165,7 @@ final class DeviceNode: SimComponent {
         case .setOnline(let on, let reason): setOnline(offline.set(reason, on ? nil : true) == nil, ctx)
         case .invite(let invitee): invite(invitee, ctx)
         case .answerResend(let requester, let range):
-            if isMember { answerResend(requester: world.nodeIDs[requester], range: range, ctx) }
+            if isMember { answerResend(requester: directory.nodeIDs[requester], range: range, ctx) }
         }
     }
 
@@ -219,7 +228,7 @@ final class DeviceNode: SimComponent {
 
     /// Sends a request to server `server`; its outcome comes back through `complete`.
     func send(_ call: ServerCall, to server: Int, purpose: RequestPurpose, _ ctx: some DeviceContext) {
-        let id = world.takeRequestID()
+        let id = ctx.takeRequestID()
         pending.insert(id, purpose)
         guard online else {
             ctx.schedule(.response(requestID: id, outcome: .disconnected), after: .zero)
@@ -227,7 +236,7 @@ final class DeviceNode: SimComponent {
         }
         // The client's per-request CPU cost (building it, parsing its answer) delays the send.
         let sentAt = ctx.useCPU(config.device.requestTime)
-        let request = ServerRequest(requestID: id, device: index, groupID: world.groupID,
+        let request = ServerRequest(requestID: id, device: index, groupID: directory.groupID,
                                     key: accessKeys[server] ?? "", call: call, sentAt: sentAt)
         let bytes = WireSize.request(call, scheme: config.scheme) + costedWireBytes(call)
         ctx.send(consume request, bytes: bytes, to: server)

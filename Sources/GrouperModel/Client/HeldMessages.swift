@@ -134,13 +134,6 @@ extension DeviceNode {
     /// returns its handle there.
     @discardableResult
     func hold(_ m: GrouperMessage) -> Int32 {
-        guard config.compactState else {
-            let handle = world.registry.intern(m)
-            held.set(sender: m.sender, sequence: m.sequence, handle: handle, index: world.heldIndex)
-            return handle
-        }
-        let (handle, slot) = world.heldMemo.handleAndSlot(m, registry: world.registry, index: world.heldIndex)
-        held.set(slot: slot, sequence: m.sequence, handle: handle, index: world.heldIndex)
-        return handle
+        stores.pipeline.hold(m, in: &held)
     }
 }

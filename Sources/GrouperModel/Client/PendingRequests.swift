@@ -1,6 +1,6 @@
 /// A device's requests waiting for an outcome, with what each was for.
 ///
-/// Request ids come from one counter of the run (`World.takeRequestID`), so a device's ids
+/// Request ids come from one counter of the run (`DeviceContext.takeRequestID`), so a device's ids
 /// arrive in increasing order and the entries stay sorted by id in an array: no hashing per
 /// request, a binary search to find an outcome's request. Closing a request leaves a hole
 /// (its purpose becomes nil) instead of shifting the entries after it: holes at the front are

@@ -7,7 +7,7 @@
 /// hashing. Consecutive ids are kept as one run (a plain set of the same ids, 16 bytes per
 /// run instead of 8 per id: most ids a member downloads are consecutive).
 ///
-/// Compact mode (`SystemConfig.compactState`) adds a shortcut for lists that are the server's
+/// The memoised pipeline (`ReceivePipeline.listsByGeneration`) adds a shortcut for lists that are the server's
 /// whole list for the user (`ShareIDList.generation` set). A full walk of such a list also
 /// forgets seen ids missing from it (they were deleted, and deleted ids never come back), so
 /// after it every kept id is in the server's list. Until the list's `generation` changes, ids leave

@@ -30,9 +30,9 @@ extension GrouperSystem {
     public var retainedState: RetainedState {
         var r = RetainedState()
         r.working = workingBytes
-        r.perMessage = world.registry.retainedBytes + world.heldIndex.retainedBytes
+        r.perMessage = world.registry.retainedBytes + world.stores.heldIndex.retainedBytes
             + world.writes.capacity * MemoryLayout<ObjectWrite>.stride
-            + world.writesBySender.values.reduce(0) { $0 + $1.capacity * 4 + 64 } + world.uploaded.retainedBytes
+            + world.record.writesBySender.values.reduce(0) { $0 + $1.capacity * 4 + 64 } + world.record.uploaded.retainedBytes
         for d in world.deviceNodes {
             r.perMessage += d.sent.capacity * MemoryLayout<SentRecord>.stride
             r.perDelivery += d.held.retainedBytes + d.rebuilt.retainedBytes + d.delivery.seenControlNumbers.retainedBytes

@@ -57,7 +57,7 @@ extension ServerNode {
             let f = misbehaviours.withholdFraction(.list)
             return .success(.shareIDs(ShareIDList(ids.filter { id in
                 guard hits(f, shareID: id, salt: 1) else { return true }
-                if let i = server.position(ofShare: id) { world.recordWithheld(server: index, messageID: server.shares[i].messageID) }
+                if let i = server.position(ofShare: id) { world.record.recordWithheld(server: index, messageID: server.shares[i].messageID) }
                 return false
             })))
         case .shares(let ss):
@@ -65,7 +65,7 @@ extension ServerNode {
             let stale = misbehaviours.stale
             let served = ss.compactMap { s -> ShareDownload? in
                 if hits(withheld, shareID: s.shareID, salt: 2) {
-                    world.recordWithheld(server: index, messageID: s.messageID)
+                    world.record.recordWithheld(server: index, messageID: s.messageID)
                     return nil
                 }
                 var out = s
@@ -109,7 +109,7 @@ extension ServerNode {
     /// A share kept or served past TTL + sweep period: a protocol failure, unless this server
     /// runs `keep` (then it is the server's doing, counted for the TTL checker's server finding).
     func ttlViolation(_ text: String) {
-        if ttlMisbehaviours.contains(.keep) { keptPastTTL += 1 } else { world.ttlViolations.append(text) }
+        if ttlMisbehaviours.contains(.keep) { keptPastTTL += 1 } else { world.record.ttlViolations.append(text) }
     }
 
     /// Reports the message ids this coalition member started or stopped holding. O(shares)
@@ -126,7 +126,7 @@ extension ServerNode {
             else { i += 1; j += 1 }
         }
         coalitionHeld = after
-        world.coalitions.update(server: index, added: added, removed: removed, now: now)
-        world.singles?.update(server: index, added: added, removed: removed, now: now)
+        world.record.coalitions.update(server: index, added: added, removed: removed, now: now)
+        world.record.singles?.update(server: index, added: added, removed: removed, now: now)
     }
 }

@@ -6,7 +6,8 @@ final class ServerNode: SimComponent {
     typealias Event = GrouperEvent
     let name: String
     let index: Int
-    unowned(unsafe) let world: World
+    /// The run's shared state, held strongly (see `DeviceNode.world`).
+    let world: World
     var server: UntrustedServer
     public private(set) var state: ServerState = .up
     /// The reasons the server is down (`Outages`): up while none holds.
@@ -39,10 +40,8 @@ final class ServerNode: SimComponent {
         server.incrementalLists = world.config.compactState
     }
 
-    /// Handles `event` with the world borrowed once: each access to the `unowned(unsafe)`
-    /// field loads a strong copy (a retain/release pair per access region).
     func handle(_ event: GrouperEvent, in sim: Simulation<GrouperEvent>) {
-        Unmanaged.passUnretained(world)._withUnsafeGuaranteedRef { handle(event, sim, in: $0) }
+        handle(event, sim, in: world)
     }
 
     func handle(_ event: GrouperEvent, _ sim: Simulation<GrouperEvent>, in world: World) {
@@ -61,7 +60,7 @@ final class ServerNode: SimComponent {
             if s == .up && state != .up && sweepEnabled && !misbehaviours.keep { server.sweep(now: sweepTime(sim.now)) }
             state = s
         case .serverCommand(.restart(let keep)):
-            if !keep { world.recordRestartLoss(server: index, messageIDs: server.shares.map(\.messageID)) }
+            if !keep { world.record.recordRestartLoss(server: index, messageIDs: server.shares.map(\.messageID)) }
             if !keep { server.dropAllShares() }
             down = Outages()   // a restart brings the server up: it ends every down reason holding now
             state = .up
@@ -71,7 +70,7 @@ final class ServerNode: SimComponent {
         default: break
         }
         heldShares.set(Double(server.shares.count), at: sim.now)
-        if world.config.trackExposure { heldBytes.set(Double(server.shares.reduce(0) { $0 + $1.share.count + world.costed($1.messageID) }), at: sim.now) }
+        if world.config.trackExposure { heldBytes.set(Double(server.shares.reduce(0) { $0 + $1.share.count + world.stores.costed($1.messageID) }), at: sim.now) }
         if coalitionHeld != nil { trackCoalitionHoldings(sim.now) }
     }
 
@@ -114,7 +113,7 @@ final class ServerNode: SimComponent {
         switch result {
         case .success(.shares(let ss)):
             checkTTL(ss, now: sim.now)
-            return WireSize.shares(ss, scheme: world.config.scheme) + world.costedWireBytes(result)
+            return WireSize.shares(ss, scheme: world.config.scheme) + world.stores.costedWireBytes(result)
         case .success(.notified(let nodes)):
             push(nodes, from: device, at: done, sim, in: world)
             return WireSize.response(result, scheme: world.config.scheme)
@@ -128,7 +127,7 @@ final class ServerNode: SimComponent {
     func push(_ nodes: [String], from requester: Int, at time: SimTime, _ sim: Simulation<GrouperEvent>,
               in world: World) {
         let at = time + .nanoseconds(world.config.network.pushLatencyNanos)
-        for d in pushMemo.devices(of: nodes, from: requester, world.deviceByNode) {
+        for d in pushMemo.devices(of: nodes, from: requester, world.directory.deviceByNode) {
             sim.schedule(.push, to: world.deviceComponents[d], at: at)
         }
     }

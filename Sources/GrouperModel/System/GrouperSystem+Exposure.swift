@@ -9,7 +9,7 @@ extension GrouperSystem {
     public var bytesAtRestMax: Double { world.serverNodes.reduce(0) { max($0, $1.heldBytes.max) } }
     /// Messages some single server held ≥ k shares of at some moment: 0 for k ≥ 2, since a server
     /// holds only its own share index of a message. Nil without `trackExposure`.
-    public var plaintextExposedMessages: Int? { world.singles?.exposedIDs.count }
+    public var plaintextExposedMessages: Int? { world.record.singles?.exposedIDs.count }
     /// Σ over servers and messages of the time that server alone could read the message (s).
-    public var plaintextExposureSeconds: Double? { world.singles?.exposureSeconds(upTo: sim.now) }
+    public var plaintextExposureSeconds: Double? { world.record.singles?.exposureSeconds(upTo: sim.now) }
 }

@@ -29,5 +29,5 @@ extension GrouperSystem {
 
     /// Calls `observer` with every message a device creates (normal, confirm and resend, and
     /// the copy under a new id that a multicast re-upload sends), as it is made; nil stops. Observing changes nothing in the run.
-    public func observeMessages(_ observer: ((GrouperMessage) -> Void)?) { world.messageObserver = observer }
+    public func observeMessages(_ observer: ((GrouperMessage) -> Void)?) { world.record.messageObserver = observer }
 }

@@ -32,14 +32,14 @@ public final class GrouperSystem {
         world = World(config: config, scheme: scheme, streams: sim.streams)
         for j in 0..<config.servers {
             let node = ServerNode(index: j, world: world, rng: sim.randomStream(for: "server-\(j)"))
-            if world.coalitions.isMember(j) || config.trackExposure { node.coalitionHeld = [] }
+            if world.record.coalitions.isMember(j) || config.trackExposure { node.coalitionHeld = [] }
             world.serverNodes.append(node)
             world.serverComponents.append(sim.add(node))
         }
         for i in 0..<config.devices {
             let node = DeviceNode(index: i, world: world, rng: sim.randomStream(for: "device-\(i)"))
             world.deviceNodes.append(node)
-            world.deviceComponents.append(sim.add(node))
+            world.deviceComponents.append(sim.add(SimulatedDeviceNode(node, world: world)))
         }
         var phases = sim.randomStream(for: "sweep-phases")
         for j in 0..<config.servers {
@@ -47,10 +47,12 @@ public final class GrouperSystem {
             sim.schedule(.sweep, to: world.serverComponents[j], after: config.alignedSweeps ? .zero : phase)
         }
         let owner = world.deviceNodes[0]
-        owner.createGroup(owner.context(in: sim))
-        for i in config.startMembers.dropFirst() { owner.invite(i, owner.context(in: sim)) }
-        for d in world.deviceNodes { d.startTimers(d.context(in: sim)) }
+        owner.createGroup(SimulatedDevice(sim: sim, world: world, device: 0))
+        for i in config.startMembers.dropFirst() { owner.invite(i, SimulatedDevice(sim: sim, world: world, device: 0)) }
+        for d in world.deviceNodes { d.startTimers(SimulatedDevice(sim: sim, world: world, device: d.index)) }
     }
+
+    deinit { world.releaseNodes() }
 
     // MARK: Clock
 
@@ -83,7 +85,7 @@ public final class GrouperSystem {
     /// Unicast re-upload copies stored again for a requester while an earlier copy should
     /// still be on enough servers (`DeviceNode.noteReuploadsStored`), with the first few.
     public var repeatedReuploads: (count: Int, examples: [String]) {
-        (world.repeatedReuploads, world.repeatedReuploadExamples)
+        (world.record.repeatedReuploads, world.record.repeatedReuploadExamples)
     }
 
     /// A budget of events for the whole run (`grouper-sim explore`: a run far beyond its
@@ -121,7 +123,7 @@ public final class GrouperSystem {
     /// The owner (device 0) invites `device` face to face.
     public func invite(device: Int, at t: SimTime) {
         precondition(world.deviceComponents.indices.contains(device), "device \(device) out of range")
-        world.invitations.append((device, at(t)))
+        world.record.invitations.append((device, at(t)))
         command(.invite(invitee: device), device: 0, at: t)
     }
 
@@ -134,7 +136,7 @@ public final class GrouperSystem {
     /// Switches hostile behaviour `id` on a server on (or off with nil) at `t` (issue #11).
     public func setMisbehaviour(_ behaviour: ServerMisbehaviour?, id: Int, server: Int, at t: SimTime) {
         precondition(world.serverComponents.indices.contains(server), "server \(server) out of range")
-        world.verifyDeliveries = true
+        world.record.verifyDeliveries = true
         sim.schedule(.serverCommand(.misbehave(id: id, behaviour)), to: world.serverComponents[server], at: at(t))
     }
     /// The server comes back up, with or without the shares it stored.
@@ -195,12 +197,12 @@ public final class GrouperSystem {
         world.serverNodes.reduce(0) { $0 + $1.heldShares.area(upTo: sim.now) }
     }
     /// Messages colluding servers could rebuild at some moment so far (any coalition).
-    public var coalitionExposedMessages: Int { world.coalitions.exposedIDs.count }
+    public var coalitionExposedMessages: Int { world.record.coalitions.exposedIDs.count }
     /// Σ over coalitions and messages of the time the message was exposed, up to now (seconds).
-    public var coalitionExposureSeconds: Double { world.coalitions.exposureSeconds(upTo: sim.now) }
+    public var coalitionExposureSeconds: Double { world.record.coalitions.exposureSeconds(upTo: sim.now) }
     /// (member, message) pairs a member needed but could not rebuild because the shares disagree
     /// (`DeviceNode.neededUnrecoverable`).
-    public var unrecoverableMessages: Int { world.deviceNodes.reduce(0) { $0 + $1.neededUnrecoverable() } }
+    public var unrecoverableMessages: Int { world.deviceNodes.reduce(0) { $0 + $1.neededUnrecoverable(among: world.deviceNodes) } }
     /// Devices online right now.
     public var devicesOnline: Int { world.deviceNodes.reduce(0) { $0 + ($1.online ? 1 : 0) } }
     /// Messages waiting in all devices' unsent queues right now.

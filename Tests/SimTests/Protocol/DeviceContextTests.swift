@@ -30,7 +30,23 @@ final class ScriptedContext: DeviceContext {
     func count(_ kind: CounterKind, type: MessageType) { counted.append((kind, type, now)) }
     func recordTiming(_ timing: TransferTiming) { timings.append(timing) }
     func internalFailure(_ text: String) { failures.append((now, text)) }
-    func peer(_ device: Int) -> ScriptedContext { self }
+    /// Request ids handed out, from 1 (as the simulator numbers a run's requests).
+    var nextRequestID = 1
+    func takeRequestID() -> Int {
+        defer { nextRequestID += 1 }
+        return nextRequestID
+    }
+    /// The setup calls the device made directly, with their server; answered by `directAnswer`
+    /// (by default: the server cannot answer).
+    var directCalls: [(request: ServerRequest, server: Int)] = []
+    var directAnswer: (ServerRequest, Int) -> Result<ServerReply, ServerError>? = { _, _ in nil }
+    func directCall(_ request: ServerRequest, to server: Int) -> Result<ServerReply, ServerError>? {
+        directCalls.append((request, server))
+        return directAnswer(request, server)
+    }
+    /// The other devices of a face-to-face invitation, by index (sharing this context).
+    var peers: [Int: DeviceNode] = [:]
+    func peer(_ device: Int) -> (node: DeviceNode, context: ScriptedContext) { (peers[device]!, self) }
 }
 
 /// A Grouper device driven through a scripted context, with no `Simulation` at all.
@@ -48,8 +64,7 @@ final class ScriptedContext: DeviceContext {
     }
 
     @Test func anUpdateIsSplitPutOnEveryServerAndDecidedAtSStoredShares() throws {
-        let (d, world) = try Self.device()
-        defer { withExtendedLifetime(world) {} }  // the device holds it unowned
+        let (d, _) = try Self.device()
         let ctx = ScriptedContext()
         ctx.now = SimTime.zero + .seconds(Int64(10))
         d.handle(.command(.update(objectID: "obj", size: 323)), ctx)
@@ -85,8 +100,7 @@ final class ScriptedContext: DeviceContext {
     }
 
     @Test func failuresOnTwoOfThreeServersLeaveTheMessageUnsent() throws {
-        let (d, world) = try Self.device()
-        defer { withExtendedLifetime(world) {} }  // the device holds it unowned
+        let (d, _) = try Self.device()
         let ctx = ScriptedContext()
         d.handle(.command(.update(objectID: "obj", size: 323)), ctx)
         guard case .uploadReady(let job) = try #require(ctx.wakeups.last).event else { Issue.record("no upload"); return }
@@ -100,8 +114,7 @@ final class ScriptedContext: DeviceContext {
     }
 
     @Test func goingOfflineBreaksOpenRequestsAndTimersKeepTheirPeriod() throws {
-        let (d, world) = try Self.device()
-        defer { withExtendedLifetime(world) {} }  // the device holds it unowned
+        let (d, _) = try Self.device()
         let ctx = ScriptedContext()
         d.handle(.command(.receive), ctx)
         #expect(ctx.requests.count == 3, "a receive round lists every server")
@@ -127,7 +140,6 @@ final class ScriptedContext: DeviceContext {
     /// context's time, and nothing goes around it into the run's shared record.
     @Test func theDeviceLogsThroughItsContext() throws {
         let (d, world) = try Self.device()
-        defer { withExtendedLifetime(world) {} }  // the device holds it unowned
         let ctx = ScriptedContext()
         ctx.now = SimTime.zero + .seconds(Int64(42))
         d.handle(.command(.update(objectID: "obj", size: 323)), ctx)
@@ -140,8 +152,7 @@ final class ScriptedContext: DeviceContext {
     /// The context owns CPU time: the device charges its profile's costs through it and waits
     /// exactly as long as the context says, whatever the profile.
     @Test func theContextDecidesWhenCPUWorkIsDone() throws {
-        let (d, world) = try Self.device()
-        defer { withExtendedLifetime(world) {} }  // the device holds it unowned
+        let (d, _) = try Self.device()
         let ctx = ScriptedContext()
         ctx.now = SimTime.zero + .seconds(Int64(10))
         let slow = SimDuration.minutes(7)
@@ -175,7 +186,6 @@ final class ScriptedContext: DeviceContext {
     /// and the run's shared record (`World`) stays untouched.
     @Test func countersTimingsAndInternalFailuresGoThroughTheContext() throws {
         let (d, world) = try Self.device()
-        defer { withExtendedLifetime(world) {} }  // the device holds it unowned
         let ctx = ScriptedContext()
         d.handle(.command(.update(objectID: "a", size: 323)), ctx)
         ctx.now = try #require(ctx.wakeups.last).at
@@ -204,7 +214,6 @@ final class ScriptedContext: DeviceContext {
 
         // A split that cannot fail on valid state does: an internal failure, through the context.
         let (broken, brokenWorld) = try Self.device(scheme: BrokenSplit())
-        defer { withExtendedLifetime(brokenWorld) {} }
         let bctx = ScriptedContext()
         bctx.now = SimTime.zero + .seconds(Int64(7))
         broken.handle(.command(.update(objectID: "c", size: 10)), bctx)

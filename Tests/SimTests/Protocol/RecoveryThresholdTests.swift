@@ -49,7 +49,6 @@ import SimKernel
     /// it; whether a re-upload for device 1 is then queued or in flight.
     static func reuploads(holders: Int, rebuild: RebuildPolicy) throws -> Bool {
         let (d, world, ctx) = try sender(rebuild: rebuild)
-        defer { withExtendedLifetime(world) {} }
         let first = ctx.requests.count
         d.handle(.command(.answerResend(requester: 1, range: 1...1)), ctx)
         let asked = checks(ctx, from: first)
@@ -79,7 +78,6 @@ import SimKernel
     /// asks the servers again, for that requester.
     @Test func oneCopyPerRequesterAtATime() throws {
         let (d, world, ctx) = try Self.sender(writes: 2)
-        defer { withExtendedLifetime(world) {} }
         let b = world.nodeIDs[1], m1 = d.sentItems(0..<1)[0].message.messageID, m2 = d.sentItems(1..<2)[0].message.messageID
         var first = ctx.requests.count
         d.handle(.command(.answerResend(requester: 1, range: 1...1)), ctx)

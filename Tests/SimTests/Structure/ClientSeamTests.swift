@@ -17,4 +17,13 @@ import Testing
             #expect(users == ["DeviceNode+Simulation.swift"], "\(pattern) used outside the context implementation")
         }
     }
+
+    /// A device is built from the run's directory, stores and record: only the adapter that
+    /// feeds it from the kernel (`SimulatedDevice`, `SimulatedDeviceNode`) names the `World`.
+    @Test func onlyTheAdapterNamesTheWorld() throws {
+        let client = LayeringTests.sources.appendingPathComponent("GrouperModel/Client")
+        let users = try LayeringTests.files(in: client)
+            .filter { $0.text.range(of: #"\b[Ww]orld\b"#, options: .regularExpression) != nil }.map(\.name)
+        #expect(users == ["DeviceNode+Simulation.swift"])
+    }
 }

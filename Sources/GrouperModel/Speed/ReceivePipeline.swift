@@ -1,0 +1,123 @@
+/// The receiver's steps that have a memoised form, behind one seam the client calls: which
+/// implementation a run uses is chosen once, when its `World` is built
+/// (`SystemConfig.compactState`: `MemoisedPipeline` when set, `PlainPipeline` otherwise).
+///
+/// Both give the same result for every input; the memoised one shares work between the
+/// devices of a run (the hundred receivers of a message download the very same share
+/// buffers, join them to the same secret and decode it to the same message).
+/// `CompactStateEquivalenceTests` runs whole scenarios both ways and compares everything
+/// they report. Single-threaded, one per run.
+protocol ReceivePipeline: AnyObject {
+    /// Whether `SeenShareIDs.unseen` may take its shortcut for a server's whole list.
+    var listsByGeneration: Bool { get }
+    /// Whether a round's rebuild candidates are only the messages that got a share in it
+    /// (the others cannot have become ready); otherwise every partial message is looked at.
+    var onlyTouchedCandidates: Bool { get }
+    /// What Algorithm 1 (`DeliveryState.decide`) may take instead of hashing `m`'s ids: a
+    /// control message's id number, a normal message's sender slot in `HeldIndex`.
+    func deliveryHints(_ m: GrouperMessage) -> (idNumber: Int32?, senderSlot: Int?)
+    /// Holds normal message `m` in `held` (one shared copy per run: `MessageRegistry`) and
+    /// returns its handle there.
+    func hold(_ m: GrouperMessage, in held: inout HeldMessages) -> Int32
+    /// Applies remote update or delete `m` to `store`.
+    func apply(_ m: GrouperMessage, to store: inout NewestVersionWinsStore)
+    /// The `first-k` rebuild recorded for message number `n` with threshold `k` from exactly
+    /// the share buffers of `p`, or nil (always nil in the plain pipeline).
+    func recordedRebuild(_ n: Int32, k: Int, _ p: PartialMessage) -> RebuildMemo.Outcome?
+    /// Records that `shares` (in server order) of message number `n` rebuilt to `outcome`.
+    func recordRebuild(_ n: Int32, k: Int, shares: [[UInt8]], _ outcome: RebuildMemo.Outcome)
+    /// The run's scheme's `join(shares, k: k)` of message number `n`. Throws what the join throws.
+    func join(_ shares: [[UInt8]], k: Int, number n: Int32) throws(SharingError) -> (secret: [UInt8], work: SharingWork)
+    /// The message in rebuilt bytes `secret` of message number `n` (nil if they do not decode).
+    func decode(_ secret: [UInt8], number n: Int32) -> GrouperMessage?
+}
+
+/// The pipeline that computes every step on its own: the reference the memoised one is
+/// compared with.
+final class PlainPipeline: ReceivePipeline {
+    let scheme: any SecretSharingScheme
+    let registry: MessageRegistry
+    let heldIndex: HeldIndex
+
+    init(scheme: any SecretSharingScheme, registry: MessageRegistry, heldIndex: HeldIndex) {
+        self.scheme = scheme; self.registry = registry; self.heldIndex = heldIndex
+    }
+
+    var listsByGeneration: Bool { false }
+    var onlyTouchedCandidates: Bool { false }
+
+    func deliveryHints(_ m: GrouperMessage) -> (idNumber: Int32?, senderSlot: Int?) { (nil, nil) }
+
+    func hold(_ m: GrouperMessage, in held: inout HeldMessages) -> Int32 {
+        let handle = registry.intern(m)
+        held.set(sender: m.sender, sequence: m.sequence, handle: handle, index: heldIndex)
+        return handle
+    }
+
+    func apply(_ m: GrouperMessage, to store: inout NewestVersionWinsStore) {
+        _ = m.type == .update ? store.updateRemote(m) : store.deleteRemote(m)
+    }
+
+    func recordedRebuild(_ n: Int32, k: Int, _ p: PartialMessage) -> RebuildMemo.Outcome? { nil }
+
+    func recordRebuild(_ n: Int32, k: Int, shares: [[UInt8]], _ outcome: RebuildMemo.Outcome) {}
+
+    func join(_ shares: [[UInt8]], k: Int, number n: Int32) throws(SharingError) -> (secret: [UInt8], work: SharingWork) {
+        try scheme.join(shares, k: k)
+    }
+
+    func decode(_ secret: [UInt8], number n: Int32) -> GrouperMessage? { try? GrouperMessage.decode(secret) }
+}
+
+/// The pipeline that shares work between the devices of a run through its memos
+/// (`HeldMemo`, `RebuildMemo`, `JoinMemo`, `DecodedMessageCache`), each of which changes
+/// only speed, never a result.
+final class MemoisedPipeline: ReceivePipeline {
+    let scheme: any SecretSharingScheme
+    let registry: MessageRegistry
+    let heldIndex: HeldIndex
+    /// Registry handles and sender slots of recently held messages.
+    let heldMemo = HeldMemo()
+    /// Decoded rebuilt secrets.
+    let decoded = DecodedMessageCache()
+    /// Joins of rebuilt messages' shares.
+    let joins = JoinMemo()
+    /// `first-k` rebuilds of messages from the same share buffers.
+    let rebuilds = RebuildMemo()
+
+    init(scheme: any SecretSharingScheme, registry: MessageRegistry, heldIndex: HeldIndex) {
+        self.scheme = scheme; self.registry = registry; self.heldIndex = heldIndex
+    }
+
+    var listsByGeneration: Bool { true }
+    var onlyTouchedCandidates: Bool { true }
+
+    func deliveryHints(_ m: GrouperMessage) -> (idNumber: Int32?, senderSlot: Int?) {
+        m.type.isNormal ? (nil, heldMemo.cachedSlot(of: m)) : (registry.idNumber(m.messageID), nil)
+    }
+
+    func hold(_ m: GrouperMessage, in held: inout HeldMessages) -> Int32 {
+        let (handle, slot) = heldMemo.handleAndSlot(m, registry: registry, index: heldIndex)
+        held.set(slot: slot, sequence: m.sequence, handle: handle, index: heldIndex)
+        return handle
+    }
+
+    /// By the object's run-wide number: no hashing of its id per device.
+    func apply(_ m: GrouperMessage, to store: inout NewestVersionWinsStore) {
+        _ = store.apply(m, objectNumber: heldMemo.objectNumber(of: m))
+    }
+
+    func recordedRebuild(_ n: Int32, k: Int, _ p: PartialMessage) -> RebuildMemo.Outcome? {
+        rebuilds.outcome(n, k: k, p)
+    }
+
+    func recordRebuild(_ n: Int32, k: Int, shares: [[UInt8]], _ outcome: RebuildMemo.Outcome) {
+        rebuilds.record(n, k: k, shares: shares, outcome)
+    }
+
+    func join(_ shares: [[UInt8]], k: Int, number n: Int32) throws(SharingError) -> (secret: [UInt8], work: SharingWork) {
+        try joins.join(shares, k: k, number: n, scheme: scheme)
+    }
+
+    func decode(_ secret: [UInt8], number n: Int32) -> GrouperMessage? { decoded.decode(secret, number: n) }
+}
