@@ -21,13 +21,20 @@ let package = Package(
     ],
     dependencies: [],
     targets: [
-        .target(name: "SimKernel"),
-        .target(name: "GrouperModel", dependencies: ["SimKernel"], swiftSettings: uncheckedInRelease),
-        .target(name: "Scenarios", dependencies: ["SimKernel", "GrouperModel"], swiftSettings: uncheckedInRelease),
-        .executableTarget(name: "grouper-sim", dependencies: ["Scenarios"]),
+        // The JSON reader and string escaper: the kernel's traces, the message codec and the
+        // scenario format share them, so their bytes agree.
+        .target(name: "SimJSON", path: "Sources/SimKernel/JSON"),
+        .target(name: "SimKernel", dependencies: ["SimJSON"], exclude: ["JSON"]),
+        .target(name: "GrouperModel", dependencies: ["SimKernel", "SimJSON"], swiftSettings: uncheckedInRelease),
+        .target(name: "Scenarios", dependencies: ["SimKernel", "SimJSON", "GrouperModel"], swiftSettings: uncheckedInRelease),
+        // Everything that talks to a person or a terminal: arguments, help, exit codes,
+        // progress bar, benchmarks. The executable is its `main`.
+        .target(name: "GrouperSimCLI", dependencies: ["SimKernel", "GrouperModel", "Scenarios"], path: "Sources/grouper-sim/CLI"),
+        .executableTarget(name: "grouper-sim", dependencies: ["GrouperSimCLI"], exclude: ["CLI"]),
         .testTarget(
             name: "SimTests",
-            dependencies: ["SimKernel", "GrouperModel", "Scenarios", "grouper-sim"],
+            dependencies: ["SimJSON", "SimKernel", "GrouperModel", "Scenarios", "GrouperSimCLI",
+                           "grouper-sim"],  // built so that tests can run the binary (`CLIProcess`)
             resources: [.copy("Fixtures")]
         ),
     ]

@@ -1,5 +1,6 @@
 import Testing
 import Scenarios
+import SimJSON
 
 /// `bench codec` prints one JSON row per message (speed itself is not asserted); the rows
 /// are read back with the project's own parser.

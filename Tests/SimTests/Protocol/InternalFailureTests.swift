@@ -3,7 +3,7 @@ import Testing
 import SimKernel
 @testable import GrouperModel
 @testable import Scenarios
-@testable import grouper_sim
+@testable import GrouperSimCLI
 
 /// A scheme whose split always fails: an operation that cannot fail on valid state.
 struct BrokenSplit: SecretSharingScheme {

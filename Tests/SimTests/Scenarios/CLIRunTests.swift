@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 @testable import Scenarios
-@testable import grouper_sim
+@testable import GrouperSimCLI
 
 @Suite struct CLIRunTests {
     private func run(_ args: [String]) -> (code: Int32, out: String, err: String) { runCLI(args) }

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 @testable import Scenarios
-@testable import grouper_sim
+@testable import GrouperSimCLI
 
 /// `run` exits 1 when a required safety checker failed and 4 when only required liveness
 /// checkers did (issue #14), through the CLI on the real protocol model.

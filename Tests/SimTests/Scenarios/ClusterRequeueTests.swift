@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import Scenarios
 import SimKernel
-@testable import grouper_sim
+@testable import GrouperSimCLI
 
 /// Issue 29, clusters: `run --continue` (a requeued array task reruns the same command),
 /// `merge` of a glob that also matches unfinished shards, empty shards, precision metrics.

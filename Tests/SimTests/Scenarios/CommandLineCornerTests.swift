@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 @testable import Scenarios
-@testable import grouper_sim
+@testable import GrouperSimCLI
 
 /// Issue 29, command-line corners.
 @Suite struct CommandLineCornerTests {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 @testable import Scenarios
-@testable import grouper_sim
+@testable import GrouperSimCLI
 
 /// Every path under `dir` (links not followed) with its bytes, or "dir/"/"link → target".
 func sandboxSnapshot(_ dir: URL) throws -> [String] {

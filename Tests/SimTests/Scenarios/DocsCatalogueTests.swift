@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 @testable import Scenarios
-@testable import grouper_sim
+@testable import GrouperSimCLI
 @testable import GrouperModel
 
 /// Issue 29, docs that cannot drift: the lists of built-ins, metrics, series, profile fields

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 @testable import Scenarios
-@testable import grouper_sim
+@testable import GrouperSimCLI
 
 /// `run --resume DIR` and `run --add-replications R DIR`, each step a separate `grouper-sim`
 /// process on the protocol model: the folder they write equals, byte for byte, the folder of

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 @testable import Scenarios
-@testable import grouper_sim
+@testable import GrouperSimCLI
 
 @Suite struct MalformedScenarioTests {
     @Test func corpusHasAtLeast25Files() throws {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import SimKernel
 @testable import Scenarios
-@testable import grouper_sim
+@testable import GrouperSimCLI
 
 /// `"precision"` and `--precision`: replications per point in batches until the target.
 @Suite struct PrecisionTargetTests {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 @testable import Scenarios
-@testable import grouper_sim
+@testable import GrouperSimCLI
 
 /// Issue 29, progress and interruption: the bar fits an 80-column terminal, precision runs
 /// show batch and cap, a resumed run's ETA uses this process's rate, SIGINT/SIGTERM say what

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 @testable import Scenarios
-@testable import grouper_sim
+@testable import GrouperSimCLI
 import SimKernel
 
 /// Issue 25, items 5 and 6: every result records the model identity of the build that ran

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 @testable import Scenarios
-@testable import grouper_sim
+@testable import GrouperSimCLI
 
 /// Progress inside runs: reported as fractions of virtual time, changing nothing in the runs.
 @Suite struct RunProgressTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import SimKernel
+import SimJSON
 import GrouperModel
 @testable import Scenarios
 

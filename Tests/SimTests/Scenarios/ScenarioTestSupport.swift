@@ -1,6 +1,6 @@
 import Foundation
 @testable import Scenarios
-@testable import grouper_sim
+@testable import GrouperSimCLI
 
 /// Captures a command's stdout and stderr in memory.
 final class CapturedOutput: @unchecked Sendable {

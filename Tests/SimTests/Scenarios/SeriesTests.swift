@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 @testable import Scenarios
-@testable import grouper_sim
+@testable import GrouperSimCLI
 
 /// `"series"`: values sampled during each run, series.csv and time plots.
 @Suite struct SeriesTests {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 @testable import Scenarios
-@testable import grouper_sim
+@testable import GrouperSimCLI
 
 /// `run --shard i/N` keeps each finished run's record in `DIR.partial/`, so an interrupted
 /// shard continues with `run --resume DIR` in another process and writes the same

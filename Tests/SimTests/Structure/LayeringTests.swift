@@ -76,8 +76,8 @@ import Testing
 
     /// Lower modules never import higher ones (the package manifest also refuses it).
     @Test func modulesImportOnlyBelow() throws {
-        let above = ["SimKernel": ["GrouperModel", "Scenarios", "grouper_sim"],
-                     "GrouperModel": ["Scenarios", "grouper_sim"], "Scenarios": ["grouper_sim"]]
+        let above = ["SimKernel": ["GrouperModel", "Scenarios", "GrouperSimCLI", "grouper_sim"],
+                     "GrouperModel": ["Scenarios", "GrouperSimCLI", "grouper_sim"], "Scenarios": ["GrouperSimCLI", "grouper_sim"]]
         for module in above.keys.sorted() {
             for file in try Self.files(in: Self.sources.appendingPathComponent(module)) {
                 for higher in above[module]! {
@@ -85,6 +85,30 @@ import Testing
                 }
             }
         }
+    }
+
+    /// The executable is its `main` alone: everything else of the command line is the
+    /// `GrouperSimCLI` library (`Sources/grouper-sim/CLI`), which tests import like any other.
+    @Test func theExecutableIsOnlyItsMain() throws {
+        let exe = Self.sources.appendingPathComponent("grouper-sim")
+        let files = try Self.files(in: exe).map(\.name).filter { !$0.hasPrefix("CLI/") }
+        #expect(files == ["main.swift"])
+        let tests = Self.sources.deletingLastPathComponent().appendingPathComponent("Tests")
+        let executable = ["import", "grouper_sim"].joined(separator: " ")   // split, so this file does not match
+        let importing = try Self.files(in: tests).filter { Self.uses(executable, in: $0.text) }.map(\.name)
+        #expect(importing.isEmpty, "\(importing)")
+    }
+
+    /// The JSON reader and escaper are the `SimJSON` module, not part of the kernel: no
+    /// SimKernel source outside `JSON/` declares them.
+    @Test func jsonIsItsOwnModule() throws {
+        let kernel = try Self.files(in: Self.sources.appendingPathComponent("SimKernel"))
+        let json = kernel.filter { $0.name.hasPrefix("JSON/") }
+        #expect(json.flatMap { Self.declaredNames($0.text) }.contains("JSONReader"))
+        let declared = kernel.filter { !$0.name.hasPrefix("JSON/") }.flatMap { Self.declaredNames($0.text) }
+        #expect(!declared.contains { $0.hasPrefix("JSON") }, "\(declared.filter { $0.hasPrefix("JSON") })")
+        let manifest = try String(contentsOf: Self.sources.deletingLastPathComponent().appendingPathComponent("Package.swift"), encoding: .utf8)
+        #expect(manifest.contains(#"path: "Sources/SimKernel/JSON""#))
     }
 
     /// Threads and locks live in Execution only; the library never reads the wall clock

@@ -2,7 +2,7 @@ import Testing
 import SimKernel
 import GrouperModel
 @testable import Scenarios
-@testable import grouper_sim
+@testable import GrouperSimCLI
 
 /// The scenario catalog's profile rows are GrouperModel's constants read through one field table.
 @Suite struct ThesisProfileTests {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 @testable import Scenarios
-@testable import grouper_sim
+@testable import GrouperSimCLI
 
 /// `grouper-sim timeline`: a page written for a good request, exit 2 and nothing written for
 /// bad input, and the line `run` prints beside a failing run's replay line.
