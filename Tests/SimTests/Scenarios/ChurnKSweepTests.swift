@@ -1,6 +1,17 @@
 import Testing
 import SimKernel
 @testable import Scenarios
+@testable import Format
+@testable import Catalogs
+@testable import ScenarioFile
+@testable import Plan
+@testable import Execution
+@testable import GrouperBinding
+@testable import Timelines
+@testable import Reports
+@testable import Shrink
+@testable import Experiments
+@testable import Explore
 
 /// The first example a newcomer runs shows that k matters: with servers that withhold shares,
 /// a larger k needs shares that are not there, so receivers ask for re-uploads (thesis) or lose

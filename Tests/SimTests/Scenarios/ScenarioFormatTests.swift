@@ -4,6 +4,17 @@ import SimKernel
 import SimJSON
 import GrouperModel
 @testable import Scenarios
+@testable import Format
+@testable import Catalogs
+@testable import ScenarioFile
+@testable import Plan
+@testable import Execution
+@testable import GrouperBinding
+@testable import Timelines
+@testable import Reports
+@testable import Shrink
+@testable import Experiments
+@testable import Explore
 
 @Suite struct ScenarioFormatTests {
     @Test func parserKeepsOrderNumbersAndReportsPositions() throws {

@@ -2,6 +2,16 @@ import Testing
 import Foundation
 import SimKernel
 @testable import Scenarios
+@testable import Format
+@testable import Catalogs
+@testable import ScenarioFile
+@testable import Execution
+@testable import GrouperBinding
+@testable import Timelines
+@testable import Reports
+@testable import Shrink
+@testable import Explore
+@testable import Experiments
 
 @Suite struct ThesisEquationTests {
     /// With F = 0 both models match 6.1–6.4 (and 6.5–6.8, which reduce to them) exactly.

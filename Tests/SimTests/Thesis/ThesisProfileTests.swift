@@ -2,6 +2,15 @@ import Testing
 import SimKernel
 import GrouperModel
 @testable import Scenarios
+@testable import Format
+@testable import ScenarioFile
+@testable import Execution
+@testable import GrouperBinding
+@testable import Reports
+@testable import Shrink
+@testable import Experiments
+@testable import Explore
+@testable import Catalogs
 @testable import GrouperSimCLI
 
 /// The scenario catalog's profile rows are GrouperModel's constants read through one field table.
