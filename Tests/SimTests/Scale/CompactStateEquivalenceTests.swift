@@ -21,7 +21,7 @@ import GrouperModel
 /// that keeps everything for a while), and run every protocol variant, so shares leave the
 /// servers' lists from the front (TTL sweeps) and from the middle (re-puts, restarts), and
 /// some lists are not the server's whole list.
-@Suite struct CompactStateEquivalenceTests {
+@Suite(.tags(.slow)) struct CompactStateEquivalenceTests {
     static func scenario(_ variant: String, faults: String, seed: Int) -> String {
         """
         {

@@ -154,7 +154,7 @@ import GrouperModel
         #expect(throws: EventBudgetExceeded.self) { _ = try GrouperExecutor().execute(run) }
     }
 
-    @Test func theCommandWritesTheSameFolderForAnyJobsAndRefusesForeignFolders() throws {
+    @Test(.tags(.slow)) func theCommandWritesTheSameFolderForAnyJobsAndRefusesForeignFolders() throws {
         let dir = ScenarioFixtures.tempDir("explore-cli")
         var texts: [String] = []
         for jobs in ["1", "2"] {
@@ -198,7 +198,7 @@ import GrouperModel
     }
 
     /// The parameters the long searches flagged (a rounding difference each) now agree.
-    @Test func flaggedEquationParametersAgree() throws {
+    @Test(.tags(.slow)) func flaggedEquationParametersAgree() throws {
         var p = EquationParameters()
         p.model = .thesis; p.devices = 7; p.updatesPerDevice = 6; p.confirms = 1; p.offline = 4
         p.offlineTime = .seconds(21_600); p.replications = 2; p.seed = 267

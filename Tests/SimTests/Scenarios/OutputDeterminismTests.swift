@@ -13,7 +13,7 @@ import Testing
 @testable import Explore
 @testable import GrouperSimCLI
 
-@Suite struct OutputDeterminismTests {
+@Suite(.tags(.slow)) struct OutputDeterminismTests {
     private func scenarioFile(_ dir: URL) throws -> URL {
         let f = dir.appendingPathComponent("det.json")
         try Data(ScenarioFixtures.sweepText.utf8).write(to: f)

@@ -74,7 +74,7 @@ import Testing
 
     /// `run NAME` writes exactly the bytes `reproduce` wrote to results/NAME (both record
     /// the built-in as `builtin:NAME`).
-    @Test func runByNameRebuildsTheCommittedResults() throws {
+    @Test(.tags(.slow)) func runByNameRebuildsTheCommittedResults() throws {
         let name = "thesis-fig6-2b"
         let out = ScenarioFixtures.tempDir("builtin-\(name)")
         let r = try CLIProcess.run(["run", name, "--out", out.path, "--jobs", "2"])

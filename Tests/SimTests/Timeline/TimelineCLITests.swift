@@ -14,7 +14,7 @@ import Testing
 
 /// `grouper-sim timeline`: a page written for a good request, exit 2 and nothing written for
 /// bad input, and the line `run` prints beside a failing run's replay line.
-@Suite struct TimelineCLITests {
+@Suite(.tags(.slow)) struct TimelineCLITests {
     static func file(_ dir: URL) throws -> String {
         let path = dir.appendingPathComponent("loss.json").path
         try TimelineLayoutTests.lossText.write(toFile: path, atomically: true, encoding: .utf8)
