@@ -1,7 +1,8 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Layers (STYLE.md §1): SimKernel ← GrouperModel ← Scenarios ← grouper-sim.
+// Layers (docs/architecture.md): SimJSON ← SimKernel ← GrouperModel ← Scenarios (its layer modules)
+// ← GrouperSimCLI ← grouper-sim.
 // No package dependencies: toolchain only.
 
 // Release builds of the model skip run-time exclusivity checks (a run is single-threaded;
@@ -21,13 +22,48 @@ let package = Package(
     ],
     dependencies: [],
     targets: [
-        .target(name: "SimKernel"),
-        .target(name: "GrouperModel", dependencies: ["SimKernel"], swiftSettings: uncheckedInRelease),
-        .target(name: "Scenarios", dependencies: ["SimKernel", "GrouperModel"], swiftSettings: uncheckedInRelease),
-        .executableTarget(name: "grouper-sim", dependencies: ["Scenarios"]),
+        // The JSON reader and string escaper: the kernel's traces, the message codec and the
+        // scenario format share them, so their bytes agree.
+        .target(name: "SimJSON", path: "Sources/SimKernel/JSON"),
+        .target(name: "SimKernel", dependencies: ["SimJSON"], exclude: ["JSON"]),
+        .target(name: "GrouperModel", dependencies: ["SimKernel", "SimJSON"], swiftSettings: uncheckedInRelease),
+        // The layers of the scenario library, one module per folder of Sources/Scenarios
+        // (docs/architecture.md): each lists the layers it uses, so the compiler refuses an
+        // upward use.
+        .target(name: "Format", dependencies: ["SimKernel", "SimJSON"],
+                path: "Sources/Scenarios/Format", swiftSettings: uncheckedInRelease),
+        .target(name: "Catalogs", dependencies: ["SimKernel", "GrouperModel"],
+                path: "Sources/Scenarios/Catalogs", swiftSettings: uncheckedInRelease),
+        .target(name: "ScenarioFile", dependencies: ["Format", "Catalogs", "SimKernel", "GrouperModel"],
+                path: "Sources/Scenarios/ScenarioFile", swiftSettings: uncheckedInRelease),
+        .target(name: "Plan", dependencies: ["Format", "ScenarioFile", "SimKernel"],
+                path: "Sources/Scenarios/Plan", swiftSettings: uncheckedInRelease),
+        .target(name: "Execution", dependencies: ["Format", "Catalogs", "ScenarioFile", "Plan", "SimKernel"],
+                path: "Sources/Scenarios/Execution", swiftSettings: uncheckedInRelease),
+        .target(name: "GrouperBinding", dependencies: ["Catalogs", "ScenarioFile", "Plan", "Execution", "SimKernel", "GrouperModel"],
+                path: "Sources/Scenarios/GrouperBinding", swiftSettings: uncheckedInRelease),
+        .target(name: "Timelines", dependencies: ["ScenarioFile", "Plan", "Execution", "GrouperBinding", "SimKernel", "SimJSON", "GrouperModel"],
+                path: "Sources/Scenarios/Timeline", swiftSettings: uncheckedInRelease),
+        .target(name: "Reports", dependencies: ["Format", "Catalogs", "ScenarioFile", "Plan", "Execution", "GrouperBinding", "SimKernel", "GrouperModel"],
+                path: "Sources/Scenarios/Reports", swiftSettings: uncheckedInRelease),
+        .target(name: "Shrink", dependencies: ["ScenarioFile", "Plan", "Execution", "GrouperBinding", "SimKernel", "GrouperModel"],
+                path: "Sources/Scenarios/Shrink", swiftSettings: uncheckedInRelease),
+        .target(name: "Experiments", dependencies: ["Format", "Catalogs", "ScenarioFile", "Plan", "Execution", "GrouperBinding", "Reports", "SimKernel", "GrouperModel"],
+                path: "Sources/Scenarios/Experiments", swiftSettings: uncheckedInRelease),
+        .target(name: "Explore", dependencies: ["Format", "Catalogs", "ScenarioFile", "Plan", "GrouperBinding", "Shrink", "Experiments", "SimKernel", "GrouperModel"],
+                path: "Sources/Scenarios/Explore", swiftSettings: uncheckedInRelease),
+
+        // `import Scenarios` brings every layer (what the command line and tests use).
+        .target(name: "Scenarios", dependencies: ["Format", "Catalogs", "ScenarioFile", "Plan", "Execution", "GrouperBinding", "Timelines", "Reports", "Shrink", "Experiments", "Explore"],
+                path: "Sources/Scenarios", exclude: ["Format", "Catalogs", "ScenarioFile", "Plan", "Execution", "GrouperBinding", "Timeline", "Reports", "Shrink", "Experiments", "Explore"]),
+        // Everything that talks to a person or a terminal: arguments, help, exit codes,
+        // progress bar, benchmarks. The executable is its `main`.
+        .target(name: "GrouperSimCLI", dependencies: ["SimKernel", "GrouperModel", "Scenarios"], path: "Sources/grouper-sim/CLI"),
+        .executableTarget(name: "grouper-sim", dependencies: ["GrouperSimCLI"], exclude: ["CLI"]),
         .testTarget(
             name: "SimTests",
-            dependencies: ["SimKernel", "GrouperModel", "Scenarios", "grouper-sim"],
+            dependencies: ["SimJSON", "SimKernel", "GrouperModel", "Scenarios", "GrouperSimCLI",
+                           "grouper-sim"],  // built so that tests can run the binary (`CLIProcess`)
             resources: [.copy("Fixtures")]
         ),
     ]

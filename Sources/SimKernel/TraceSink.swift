@@ -1,4 +1,5 @@
 import Foundation
+import SimJSON
 
 /// An event that names itself in traces. Events that do not conform are traced with
 /// their enum case name (the text of `String(describing:)` before any parenthesis) as

@@ -1,6 +1,6 @@
 import Foundation
-import Scenarios
+import GrouperSimCLI
 
-// Thin executable (STYLE.md §1): parse, call the library, map to an exit code.
+// The executable only installs the signal handlers and maps the command line to an exit code.
 GrouperCLI.installSignalHandlers()
 exit(GrouperCLI.main(arguments: Array(CommandLine.arguments.dropFirst())))

@@ -1,4 +1,5 @@
 import SimKernel
+import SimJSON
 
 /// A member of a Grouper message as the codec sees it: strings and integers are the only
 /// wire types; anything else is kept as `.other` so decoding can name the wrong type.
@@ -9,7 +10,7 @@ enum MessageFieldValue: Equatable, Sendable {
     case other(String)
 }
 
-/// The message codec's use of SimKernel's `JSONReader` and `JSONString`: deterministic
+/// The message codec's use of SimJSON's `JSONReader` and `JSONString`: deterministic
 /// output, typed errors, at most `maxDepth` open containers, never traps on arbitrary bytes.
 enum JSONText {
     static let maxDepth = 32

@@ -95,7 +95,7 @@ public enum MetricRange: Sendable, Equatable {
     /// The range a unit (as printed) implies (`MetricUnit.range`); unbounded for no unit.
     public static func of(unit: String) -> MetricRange { MetricUnit(rawValue: unit)?.range ?? .unbounded }
 
-    var bounds: (lo: Double, hi: Double) {
+    package var bounds: (lo: Double, hi: Double) {
         switch self {
         case .binary, .fraction: return (0, 1)
         case .nonNegative: return (0, .infinity)

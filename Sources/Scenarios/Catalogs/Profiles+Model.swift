@@ -8,7 +8,7 @@ extension ProfileCatalog.Field {
     typealias Path<Value> = WritableKeyPath<SystemConfig, Value> & Sendable
 
     /// Seconds to whole nanoseconds, rounded to nearest.
-    static func roundedNanos(_ seconds: Double) -> Int64 { Int64((seconds * 1e9).rounded()) }
+    package static func roundedNanos(_ seconds: Double) -> Int64 { Int64((seconds * 1e9).rounded()) }
 
     /// A duration the model keeps as Double nanoseconds (a cost per operation: at most 1 s).
     static func nanos(_ name: String, _ path: Path<Double>, _ summary: String) -> Self {

@@ -21,6 +21,9 @@ public struct ProfileSpec: Equatable, Sendable {
     /// The built-in this profile starts from.
     public var base: String
     public var values: [Double]
+    package init(kind: Kind, base: String, values: [Double]) {
+        self.kind = kind; self.base = base; self.values = values
+    }
 
     /// The value of `field` (a programmer error if the field does not exist).
     public subscript(field: String) -> Double {
@@ -35,6 +38,9 @@ public struct ProfileSet: Equatable, Sendable {
     public var device: ProfileSpec
     public var network: ProfileSpec
     public var server: ProfileSpec
+    public init(device: ProfileSpec, network: ProfileSpec, server: ProfileSpec) {
+        self.device = device; self.network = network; self.server = server
+    }
     public static var defaults: ProfileSet {
         ProfileSet(device: ProfileCatalog.builtin(.device, "modern")!,
                    network: ProfileCatalog.builtin(.network, "lab-80211n")!,

@@ -6,6 +6,7 @@ public struct SeriesSpec: Equatable, Sendable {
     public var every: SimDuration
     /// What is sampled, in column order.
     public var metrics: [SeriesName]
+    public init(every: SimDuration, metrics: [SeriesName]) { self.every = every; self.metrics = metrics }
 
     /// Sample times: every, 2·every, … up to and including `duration`.
     public func times(duration: SimDuration) -> [SimTime] {

@@ -1,5 +1,7 @@
 import Foundation
 import SimKernel
+import Format
+import ScenarioFile
 
 /// An input/output failure of the tool (disk full, no permission, a file that vanished): exit
 /// 3, never "bad input".
@@ -162,7 +164,7 @@ public enum OutputSafety {
     /// The file a shard run writes (`ShardFile.fileName`).
     public static let shardFileName = "shard.json"
 
-    enum Kind { case file, directory, other }
+    package enum Kind { case file, directory, other }
 
     /// `path` as an absolute, standardized URL; an existing symbolic link is followed.
     public static func resolved(_ path: String) -> URL {
@@ -173,13 +175,13 @@ public enum OutputSafety {
         return url
     }
 
-    static func isSymlink(_ url: URL) -> Bool {
+    package static func isSymlink(_ url: URL) -> Bool {
         var st = stat()
         return lstat(url.path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFLNK
     }
 
     /// What is at `url` (following links); nil when nothing is.
-    static func kind(of url: URL) -> Kind? {
+    package static func kind(of url: URL) -> Kind? {
         var st = stat()
         guard stat(url.path, &st) == 0 else { return isSymlink(url) ? .other : nil }
         switch st.st_mode & S_IFMT {
@@ -233,7 +235,7 @@ public enum OutputSafety {
         return .result(entries, origin)
     }
 
-    static func refusal(_ message: String) -> OutputDirectory.WriteError { OutputDirectory.WriteError(description: message) }
+    package static func refusal(_ message: String) -> OutputDirectory.WriteError { OutputDirectory.WriteError(description: message) }
 }
 
 /// What a result folder holds (or will hold): a result or a shard, of which scenario file

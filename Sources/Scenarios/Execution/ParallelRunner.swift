@@ -1,9 +1,13 @@
 import Foundation
+import Plan
 
 /// Why a run could not produce a record (not a checker failure: a broken run).
 public struct RunFailure: Error, CustomStringConvertible, Sendable {
     public var runIndex: Int
     public var message: String
+    package init(runIndex: Int, message: String) {
+        self.runIndex = runIndex; self.message = message
+    }
     public var description: String { "run \(runIndex): \(message)" }
 }
 

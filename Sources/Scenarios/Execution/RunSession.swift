@@ -1,4 +1,5 @@
 import Foundation
+import Plan
 
 /// (point, replication): a run's identity across run plans of different replication counts.
 public struct RunKey: Hashable, Sendable, Comparable {

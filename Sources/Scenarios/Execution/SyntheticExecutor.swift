@@ -1,4 +1,6 @@
 import SimKernel
+import Catalogs
+import Plan
 
 /// A deterministic stand-in for the protocol (`--engine synthetic`): metric
 /// values are drawn from the run seed around a simple function of the group,

@@ -1,5 +1,7 @@
 import Foundation
 import SimKernel
+import Format
+import Plan
 
 /// The first line of every trace file grouper-sim writes, by which it recognises its own
 /// files: `--trace FILE` and `--events FILE` replace an existing file only when it is empty
@@ -32,8 +34,8 @@ public enum TraceHeader {
 
 /// Writes a trace file atomically (a temporary sibling renamed over the file). The path was
 /// checked before the run (`OutputSafety.checkFile`) and is checked again here.
-enum TraceFile {
-    static func write(_ text: String, run: ResolvedRun) throws {
+package enum TraceFile {
+    package static func write(_ text: String, run: ResolvedRun) throws {
         guard let path = run.tracePath else { return }
         let target = try OutputSafety.checkFile(path, option: "--trace")
         do { try Data((TraceHeader.trace(run) + text).utf8).write(to: URL(fileURLWithPath: target), options: .atomic) } catch {
@@ -45,12 +47,12 @@ enum TraceFile {
 /// The kernel's event trace of one run, streamed to a hidden sibling file and renamed into
 /// place by `finish()`: a trace file that exists is complete. Its first line is
 /// `TraceHeader.events`.
-final class EventTraceFile {
-    let sink: TraceSink
+package final class EventTraceFile {
+    package let sink: TraceSink
     let path: String, partial: String
     private let handle: FileHandle
 
-    init(request: EventTraceRequest, run: ResolvedRun) throws {
+    package init(request: EventTraceRequest, run: ResolvedRun) throws {
         path = try OutputSafety.checkFile(request.path, option: "--events")
         let url = URL(fileURLWithPath: path)
         var candidate = ""
@@ -69,7 +71,7 @@ final class EventTraceFile {
         sink = TraceSink(kinds: request.kinds, write: { h.write(Data($0.utf8)) })
     }
 
-    func finish() throws {
+    package func finish() throws {
         sink.close()
         try? handle.close()
         // rename(2) replaces a file atomically and refuses a folder: nothing but the old trace file is replaced.

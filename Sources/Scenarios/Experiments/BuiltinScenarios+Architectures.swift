@@ -1,4 +1,4 @@
-/// Built-in scenarios comparing architectures (issue #10), documented in docs/architectures.md.
+/// Built-in scenarios comparing architectures, documented in docs/architectures.md.
 extension BuiltinScenarios {
     static let architectures: [(name: String, summary: String, text: String)] = [
         ("grouper-vs-central", "10 devices with churn and a data-losing restart of server 1: Grouper vs a central server", grouperVsCentral),

@@ -1,4 +1,4 @@
-/// Built-in scenarios with hostile servers (issue #11), documented in docs/adversaries.md.
+/// Built-in scenarios with hostile servers, documented in docs/adversaries.md.
 extension BuiltinScenarios {
     static let hostile: [(name: String, summary: String, text: String)] = [
         ("hostile-tamper", "f(3,7,5), 1–3 servers alter shares they serve; rebuild first-k / check / correct", hostileTamper),

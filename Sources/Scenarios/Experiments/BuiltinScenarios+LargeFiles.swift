@@ -1,4 +1,4 @@
-/// The large-objects built-in (issue #10), documented in docs/architectures.md. Not part of
+/// The large-objects built-in, documented in docs/architectures.md. Not part of
 /// `reproduce` (see there): `grouper-sim run large-files` writes it.
 extension BuiltinScenarios {
     static let largeFiles: [(name: String, summary: String, text: String)] = [

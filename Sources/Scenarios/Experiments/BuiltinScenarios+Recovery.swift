@@ -1,4 +1,4 @@
-/// Recovery at scale (issue #17): scenarios whose runs docs/protocol.md quotes.
+/// Recovery at scale: scenarios whose runs docs/protocol.md quotes.
 extension BuiltinScenarios {
     static let recovery: [(name: String, summary: String, text: String)] = [
         ("recovery-stampede", "10 devices, 9 back at once after 10 h offline (TTL 1 h): one confirm period of settle", stampede),

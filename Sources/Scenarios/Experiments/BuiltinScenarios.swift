@@ -1,4 +1,6 @@
 import Foundation
+import Format
+import ScenarioFile
 
 /// Scenarios shipped inside the tool: `grouper-sim run NAME` runs one when no
 /// file of that name exists. The examples are documented in docs/scenarios.md, the thesis

@@ -1,4 +1,5 @@
 import SimKernel
+import Execution
 
 /// The ablation: one `EquationResult` per step, from `--model thesis` to `--model protocol`.
 public struct EquationAblation: Sendable {

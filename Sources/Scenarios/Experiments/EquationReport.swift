@@ -1,5 +1,6 @@
 import SimKernel
 import GrouperModel
+import Format
 
 /// Renders equation results as Markdown, CSV and JSON Lines (sorted keys, fixed digits).
 public enum EquationReport {

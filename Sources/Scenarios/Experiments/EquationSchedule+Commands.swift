@@ -1,4 +1,5 @@
 import SimKernel
+import ScenarioFile
 
 extension EquationSchedule {
     /// Every write as a scenario write (`workload.writes`), device by device in time order:

@@ -1,13 +1,19 @@
 import Foundation
 import SimKernel
 import GrouperModel
+import Format
+import ScenarioFile
+import Plan
+import Execution
+import GrouperBinding
+import Reports
 
 /// `grouper-sim reproduce`: every thesis experiment into one folder.
 ///
 /// Output is a pure function of the built-in scenarios and equation cases (no clocks, no
 /// host data), so a rerun is byte-identical for any number of jobs.
 public enum Reproduction {
-    /// The equation cases: the thesis's two worked examples (SPEC §7), case 2 under both
+    /// The equation cases: the thesis's two worked examples (docs/equations.md), case 2 under both
     /// models. `jobs` only sets threads; results do not depend on it.
     public static func equationCases(jobs: Int) -> [EquationParameters] {
         var none = EquationParameters()

@@ -1,5 +1,7 @@
 import SimKernel
 import GrouperModel
+import Plan
+import GrouperBinding
 
 /// Per measured TTL window of one replication: the 8 equation values and the upload mix
 /// (normal first uploads, confirms, resend requests, re-uploads; per device), plus the

@@ -1,5 +1,9 @@
 import SimKernel
 import GrouperModel
+import Format
+import Catalogs
+import ScenarioFile
+import Reports
 
 /// The equations' replications as scenarios: the setup is a scenario document read by the
 /// scenario reader (validated like a file: a parameter it rejects is an error, not a run), the

@@ -1,6 +1,7 @@
 import Foundation
 import SimKernel
 import GrouperModel
+import Format
 
 extension ThesisEquations {
     /// Batch means over every replication, then the steady-state estimate of each value.

@@ -1,8 +1,9 @@
 import Foundation
 import SimKernel
 import GrouperModel
+import Execution
 
-/// Parameters of the message-count equations 6.1–6.8 (thesis Table 6.3, SPEC §7).
+/// Parameters of the message-count equations 6.1–6.8 (thesis Table 6.3, docs/equations.md).
 public struct EquationParameters: Equatable, Sendable {
     /// D, number of devices (1…200).
     public var devices = 10
@@ -26,7 +27,7 @@ public struct EquationParameters: Equatable, Sendable {
     public var jobs = 1
     public init() {}
 
-    var lOverT: Double { offlineTime.seconds / ttl.seconds }
+    package var lOverT: Double { offlineTime.seconds / ttl.seconds }
 }
 
 /// One equation: the thesis's closed form, the refined form for the simulated model, and the
@@ -72,7 +73,7 @@ public struct UnrealisableParameters: Error, CustomStringConvertible, Sendable {
     public var description: String
 }
 
-/// Closed forms of 6.1–6.8 and their steady-state simulation (SPEC §7, docs/equations.md).
+/// Closed forms of 6.1–6.8 and their steady-state simulation (docs/equations.md).
 public enum ThesisEquations {
     /// Replications are added this many at a time (fixed, so results do not depend on --jobs).
     static let round = 4
@@ -126,7 +127,7 @@ public enum ThesisEquations {
     /// schedule repeats, F·L/T devices are away at every instant (so each write is lost to
     /// exactly that many), and for L > T also F·(L/T − 1) periods cover every instant (so
     /// the writes that expire before a return add up to a whole number per cycle).
-    static func thesisCountsArePhaseFree(_ p: EquationParameters) -> Bool {
+    package static func thesisCountsArePhaseFree(_ p: EquationParameters) -> Bool {
         func whole(_ x: Double) -> Bool { abs(x - x.rounded()) < 1e-9 }
         return p.model.scheduledOffline && rotationCycle(p) != nil && whole(p.offline * p.lOverT)
             && (p.lOverT <= 1 || whole(p.offline))

@@ -1,4 +1,5 @@
 import SimKernel
+import Format
 
 /// Which part of the feature space `grouper-sim explore` draws from (docs/explore.md).
 public enum ExploreProfile: String, CaseIterable, Sendable {

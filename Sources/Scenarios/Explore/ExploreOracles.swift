@@ -1,5 +1,8 @@
 import SimKernel
 import GrouperModel
+import Catalogs
+import ScenarioFile
+import Plan
 
 /// The properties every explored run must have (docs/explore.md lists each with what it would
 /// catch). An oracle sees the case's scenario and its run's outcome and returns its findings.

@@ -1,5 +1,12 @@
 import SimKernel
 import GrouperModel
+import Format
+import Catalogs
+import ScenarioFile
+import Plan
+import GrouperBinding
+import Shrink
+import Experiments
 
 /// One explored case: its document, how it fared in the reader, and what the oracles found.
 public struct ExploreCase: Sendable {

@@ -1,6 +1,7 @@
 import SimKernel
+import SimJSON
 
-/// Builds a `JSONValue` tree from UTF-8 JSON with SimKernel's `JSONReader` (RFC 8259, no
+/// Builds a `JSONValue` tree from UTF-8 JSON with SimJSON's `JSONReader` (RFC 8259, no
 /// extensions; syntax errors by line and column). Object keys keep file order and
 /// duplicates (the scenario reader reports those by path); numbers keep their text.
 ///

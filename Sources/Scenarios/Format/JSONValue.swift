@@ -1,4 +1,5 @@
 import SimKernel
+import SimJSON
 
 /// A parsed JSON document that keeps object keys in file order and numbers with
 /// their source text, so the scenario reader can report exact paths and values.
@@ -61,6 +62,6 @@ public indirect enum JSONValue: Equatable, Sendable {
     }
 }
 
-/// Syntax errors come from SimKernel's JSON reader; the alias keeps the name reachable
+/// Syntax errors come from SimJSON's reader; the alias keeps the name reachable
 /// through `import Scenarios` alone.
-public typealias JSONSyntaxError = SimKernel.JSONSyntaxError
+public typealias JSONSyntaxError = SimJSON.JSONSyntaxError

@@ -1,5 +1,6 @@
 import Foundation
 import SimKernel
+import SimJSON
 /// Deterministic JSON text: keys sorted (byte order of UTF-8), two-space indent,
 /// numbers through `NumberFormat` (locale-independent), trailing newline for files.
 public enum JSONWriter {

@@ -1,5 +1,7 @@
 import SimKernel
 import GrouperModel
+import Catalogs
+import ScenarioFile
 
 /// Computes the catalog metrics of a finished central-server run. Metrics that count things the
 /// central server never does (confirms, resends, re-uploads) are 0; metrics about things it does

@@ -1,9 +1,10 @@
 import SimKernel
 import GrouperModel
+import ScenarioFile
 
 /// What `GrouperDrivers` needs of a system to play a scenario's workload, churn, faults and
 /// invitations on it: Grouper (`GrouperSystem`) or the central server (`CentralSystem`).
-protocol DrivenSystem: AnyObject {
+package protocol DrivenSystem: AnyObject {
     var now: SimTime { get }
     var writes: [ObjectWrite] { get }
     func update(device: Int, objectID: String, size: Int, at t: SimTime)
@@ -26,7 +27,7 @@ protocol DrivenSystem: AnyObject {
 }
 
 extension GrouperSystem: DrivenSystem {
-    func onUpdatesDelivered(device: Int, _ callback: @escaping ([String]) -> Void) {
+    package func onUpdatesDelivered(device: Int, _ callback: @escaping ([String]) -> Void) {
         onReceive(device: device) { _, messages in callback(messages.compactMap { $0.type == .update ? $0.messageID : nil }) }
     }
 }
@@ -34,14 +35,14 @@ extension GrouperSystem: DrivenSystem {
 /// The central server is scenario server 1 (index 0): faults on the other servers do not
 /// reach it. Hostile faults are rejected by the reader for this architecture.
 extension CentralSystem: DrivenSystem {
-    func setServerState(_ state: ServerState, server: Int, reason: Int, at t: SimTime) {
+    package func setServerState(_ state: ServerState, server: Int, reason: Int, at t: SimTime) {
         if server == 0 { setServerState(state, reason: reason, at: t) }
     }
-    func restartServer(_ server: Int, keepData: Bool, at t: SimTime) {
+    package func restartServer(_ server: Int, keepData: Bool, at t: SimTime) {
         if server == 0 { restartServer(keepData: keepData, at: t) }
     }
-    func setMisbehaviour(_ behaviour: ServerMisbehaviour?, id: Int, server: Int, at t: SimTime) {
+    package func setMisbehaviour(_ behaviour: ServerMisbehaviour?, id: Int, server: Int, at t: SimTime) {
         preconditionFailure("hostile faults are rejected for the central architecture (ScenarioReader+Architecture)")
     }
-    func onUpdatesDelivered(device: Int, _ callback: @escaping ([String]) -> Void) { onDelivered(device: device, callback) }
+    package func onUpdatesDelivered(device: Int, _ callback: @escaping ([String]) -> Void) { onDelivered(device: device, callback) }
 }

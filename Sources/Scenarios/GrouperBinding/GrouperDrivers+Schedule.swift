@@ -1,5 +1,6 @@
 import SimKernel
 import GrouperModel
+import ScenarioFile
 
 extension GrouperDrivers {
     /// Schedules a scenario's `schedule` on the Grouper model, in list order (ties at one time

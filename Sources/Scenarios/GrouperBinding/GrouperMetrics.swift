@@ -1,5 +1,7 @@
 import SimKernel
 import GrouperModel
+import Catalogs
+import ScenarioFile
 
 /// Computes every catalog metric of a finished run (see `MetricCatalog`).
 struct GrouperMetrics {

@@ -1,5 +1,6 @@
 import SimKernel
 import GrouperModel
+import Execution
 
 /// One run of the Grouper protocol model on the binding's path: the system built from a
 /// configuration (a rejected configuration is a `RunFailure`, a bug of the caller, never bad

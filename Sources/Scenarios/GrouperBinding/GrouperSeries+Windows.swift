@@ -1,5 +1,6 @@
 import SimKernel
 import GrouperModel
+import Catalogs
 
 extension GrouperSeries {
     /// A `ttl_window_*` series now: the model's counter of the last whole TTL window before

@@ -1,5 +1,6 @@
 import SimKernel
 import GrouperModel
+import Catalogs
 
 /// The `propagation_*` metrics: a delivery time for every (member, write) pair, so that
 /// architectures and variants that lose, decline or supersede different messages compare
@@ -23,7 +24,7 @@ import GrouperModel
 /// Members hold an object only through a delivery (the system's delivery callback, after which
 /// `observe` reads the member's store) or their own write, so the pairs are resolved at those
 /// moments. Sums are exact integers (`Nanoseconds`), whatever the order of resolution.
-final class PropagationRecorder {
+package final class PropagationRecorder {
     /// Whether pairs are recorded at all; false, every `propagation_*` metric is NaN.
     let isRecording: Bool
     var since = SimTime.zero

@@ -1,4 +1,6 @@
 import SimKernel
+import Format
+import ScenarioFile
 
 /// One run to execute: a sweep point's spec, a replication and its seed.
 public struct ResolvedRun: Sendable {
@@ -19,6 +21,9 @@ public struct ResolvedRun: Sendable {
     /// Called now and then with the fraction of the run's virtual time done (for progress
     /// bars; from the run's thread). An observation: it changes nothing in the run.
     public var onProgress: (@Sendable (Double) -> Void)? = nil
+    package init(index: Int, point: Int, replication: Int, seed: UInt64, spec: ScenarioSpec, assignments: [(path: String, value: JSONValue)], tracePath: String? = nil, events: EventTraceRequest? = nil, eventBudget: UInt64? = nil, onProgress: (@Sendable (Double) -> Void)? = nil) {
+        self.index = index; self.point = point; self.replication = replication; self.seed = seed; self.spec = spec; self.assignments = assignments; self.tracePath = tracePath; self.events = events; self.eventBudget = eventBudget; self.onProgress = onProgress
+    }
 }
 
 /// `--events FILE [--event-kinds K,…]`: the kernel's JSON Lines trace of one run.
@@ -26,6 +31,9 @@ public struct ResolvedRun: Sendable {
 public struct EventBudgetExceeded: Error, Sendable, CustomStringConvertible {
     public var budget: UInt64
     public var at: SimTime
+    package init(budget: UInt64, at: SimTime) {
+        self.budget = budget; self.at = at
+    }
     public var description: String { "stopped at its budget of \(budget) events at \(at), before the end of the run" }
 }
 
@@ -101,6 +109,9 @@ public struct RunRecord: Equatable, Sendable {
     public var fingerprint: RunFingerprint
     /// Series samples (see `RunOutcome.series`); empty without a `series` in the spec.
     public var series: [[Double]] = []
+    public init(index: Int, point: Int, replication: Int, seed: UInt64, metrics: [Double], checkers: [CheckerVerdict], fingerprint: RunFingerprint, series: [[Double]] = []) {
+        self.index = index; self.point = point; self.replication = replication; self.seed = seed; self.metrics = metrics; self.checkers = checkers; self.fingerprint = fingerprint; self.series = series
+    }
 
     /// Required checkers that failed: what fails the run.
     public var failedCheckers: [CheckerVerdict] { checkers.filter { !$0.passed && $0.required } }

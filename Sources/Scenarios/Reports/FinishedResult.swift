@@ -1,5 +1,8 @@
 import Foundation
 import SimKernel
+import Format
+import Plan
+import GrouperBinding
 
 /// A finished result folder read back for `run --add-replications` and `run --resume`: what
 /// its manifest says was run, and the exact records of `records.jsonl`.

@@ -1,5 +1,11 @@
 import Foundation
 import SimKernel
+import Format
+import Catalogs
+import ScenarioFile
+import Plan
+import Execution
+import GrouperBinding
 
 /// Which model made a result: the FNV-1a 64 of the exact records (every metric, checker
 /// verdict and detail, fingerprint and series sample) of a fixed set of small reference runs

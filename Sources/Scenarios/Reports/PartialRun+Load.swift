@@ -1,5 +1,10 @@
 import Foundation
 import SimKernel
+import Format
+import ScenarioFile
+import Plan
+import Execution
+import GrouperBinding
 
 extension PartialRun.Header {
     var json: JSONValue {

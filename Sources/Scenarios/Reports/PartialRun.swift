@@ -1,5 +1,10 @@
 import Foundation
 import SimKernel
+import Format
+import ScenarioFile
+import Plan
+import Execution
+import GrouperBinding
 
 /// The folder where a `run` keeps each finished run's record while it is under way:
 /// `<DIR>.partial/` next to the output folder DIR, holding `incomplete.json` (what is being

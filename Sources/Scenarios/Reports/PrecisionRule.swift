@@ -1,3 +1,6 @@
+import Catalogs
+import ScenarioFile
+import Plan
 /// The stopping rule of a `precision` target (see `PrecisionSpec`): a pure function of a
 /// point's records in replication order.
 public enum PrecisionRule {

@@ -1,3 +1,5 @@
+import Plan
+import Execution
 /// Runs a scenario with a `precision` target: every point gets its first
 /// `minReplications` runs, then batches of `batch` more until `PrecisionRule` stops it. One
 /// round runs the next batch of every point still going, on all `jobs`.

@@ -1,3 +1,6 @@
+import ScenarioFile
+import Plan
+import Execution
 /// Shards of a scenario with a precision target split the sweep by point: shard i of N runs
 /// points i − 1, i − 1 + N, … each to its own stopping count (a point's count depends only on
 /// its own records), and `merge` checks every point's count against the rule before numbering

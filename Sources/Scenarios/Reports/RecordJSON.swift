@@ -1,5 +1,7 @@
 import Foundation
 import SimKernel
+import Format
+import Plan
 
 /// A run record as JSON, exactly: metric and series values in shortest round-trip form, so
 /// reading it back gives bit-identical doubles (shard.json, records.jsonl, kept records).

@@ -1,3 +1,6 @@
+import ScenarioFile
+import Execution
+import GrouperBinding
 extension ResultOrigin {
     /// A result (`kind` .result) or shard of `source`, run by `engine`.
     public init(_ kind: Kind, source: ScenarioSource, engine: Engine, runs: Int = 0) {

@@ -1,4 +1,6 @@
 import Foundation
+import Format
+import ScenarioFile
 
 /// Names a person reads in plot titles and legends for swept paths: what a parameter is
 /// ("servers n", "the keep fault's servers"), not where it sits in the file.

@@ -1,4 +1,5 @@
 import SimKernel
+import Format
 
 extension ResultSet {
     /// Every output file (name, contents) in a fixed order; `manifest.json` last.
@@ -53,5 +54,5 @@ extension ResultSet {
     public static let recordsFileName = "records.jsonl"
 
     /// A UInt64 as an exact JSON integer literal (not rounded through Double).
-    static func integer(_ v: UInt64) -> JSONValue { .number(Double(v), text: String(v)) }
+    package static func integer(_ v: UInt64) -> JSONValue { .number(Double(v), text: String(v)) }
 }

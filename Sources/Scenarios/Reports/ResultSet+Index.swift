@@ -1,3 +1,4 @@
+import GrouperBinding
 /// `index.html` of a results folder: the scenario, the summary table and every figure, in one
 /// file that needs no network and no other file (the SVGs are inlined).
 extension ResultSet {

@@ -1,4 +1,7 @@
 import SimKernel
+import Format
+import Catalogs
+import ScenarioFile
 
 extension ResultSet {
     /// One plot per metric: the metric against the first swept path, one line per

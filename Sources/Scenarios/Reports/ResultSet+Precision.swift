@@ -1,3 +1,5 @@
+import Format
+import ScenarioFile
 /// What a `precision` target adds to the results: per point, how many replications ran and
 /// whether the target was met (summary.csv, summary.md, manifest.json).
 extension ResultSet {

@@ -1,4 +1,7 @@
 import SimKernel
+import Format
+import Catalogs
+import ScenarioFile
 
 /// The `series` outputs: `series.csv` and one time plot per series metric.
 extension ResultSet {

@@ -1,6 +1,11 @@
 import Foundation
 import SimKernel
 import GrouperModel
+import Format
+import Catalogs
+import ScenarioFile
+import Plan
+import GrouperBinding
 
 extension ResultSet {
     /// `runs.csv`: one row per run.

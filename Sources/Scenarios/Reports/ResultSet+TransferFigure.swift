@@ -1,3 +1,5 @@
+import Format
+import ScenarioFile
 /// The thesis's way of drawing transfer times (Fig 6.1, 6.2): upload and download side by side,
 /// each bar stacked into data sync, secret sharing and network.
 extension ResultSet {

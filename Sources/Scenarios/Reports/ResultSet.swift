@@ -1,4 +1,8 @@
 import SimKernel
+import Catalogs
+import ScenarioFile
+import Plan
+import GrouperBinding
 
 /// Everything the output files are made of: the scenario and every run's record.
 ///

@@ -1,4 +1,6 @@
 import Foundation
+import Format
+import ScenarioFile
 
 /// A small deterministic SVG line-plot writer: titled axes with units, a legend,
 /// and vertical error bars. Coordinates are printed with fixed precision so the

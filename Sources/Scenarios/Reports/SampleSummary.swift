@@ -1,5 +1,7 @@
 import SimKernel
 import GrouperModel
+import Format
+import Catalogs
 
 /// Mean and 95% confidence interval of replication values, kept inside the metric's range.
 ///

@@ -1,5 +1,8 @@
 import SimKernel
 import GrouperModel
+import Format
+import Catalogs
+import ScenarioFile
 
 /// A scenario point written back as a scenario file with every default filled in
 /// (`resolved.json` next to the manifest): what exactly ran, loadable on its own.
@@ -18,11 +21,11 @@ extension ScenarioSpec {
             ("metrics", .array(metrics.map { .string($0) })),
             ("require", .array(require.map { .string($0.rawValue) })),
         ]
-        if deviceStore != DeviceStoreConfig() {   // issue #10; absent when plain with the default iterations
+        if deviceStore != DeviceStoreConfig() {   // absent when plain with the default iterations
             top.append(("device_store", .object([("at_rest", .string(deviceStore.atRest.rawValue)),
                                                  ("kdf_iterations", Self.int(deviceStore.kdfIterations))])))
         }
-        if !network.isOff {   // issue #27; absent when off, so the files of scenarios without it stay as they were
+        if !network.isOff {   // absent when off, so a scenario without network faults resolves to a file without it
             top.append(("network", .object([("jitter", Self.duration(network.jitter)), ("duplicate", Self.number(network.duplicate)),
                                             ("late", Self.number(network.late))])))
         }
@@ -57,7 +60,7 @@ extension ScenarioSpec {
             ("members", .array(group.initialMembers.map(Self.int))),
             ("invite", .array(group.invitations.map { i in
                 .object([("device", Self.int(i.device)), ("at", Self.duration(i.at)), ("by", Self.int(i.by))]) }))]
-        // Only when set, so the resolved files of scenarios that do not use it stay as they were.
+        // Only when set, so a scenario that does not use it resolves to a file without it.
         return .object(g + (group.alignedSweeps ? [("aligned_sweeps", .bool(true))] : []))
     }
 
@@ -95,7 +98,7 @@ extension ScenarioSpec {
         if let d = workload.delete { w.append(("delete", Self.process(d))) }
         w += [("objects", Self.int(workload.objects)), ("object_size", Self.distribution(workload.objectSize, durations: false))]
         if !workload.writes.isEmpty { w.append(("writes", .array(workload.writes.map(Self.writeJSON)))) }
-        if let c = workload.chunking {   // issue #10; real_bytes is Grouper's only
+        if let c = workload.chunking {   // real_bytes is Grouper's only
             let real: [(String, JSONValue)] = architecture == .central ? [] : [("real_bytes", Self.int(c.realBytesPerChunk))]
             w.append(("chunking", .object([("chunk_size", Self.int(c.chunkBytes))] + real)))
         }
@@ -176,8 +179,8 @@ extension ScenarioSpec {
         var o: [(String, JSONValue)] = [("base", .string(p.base))]
         let base = ProfileCatalog.builtin(p.kind, p.base)
         for (f, v) in zip(ProfileCatalog.fields(p.kind), p.values) {
-            // The at-rest fields (issue #10) appear only when they differ from the base, so
-            // the resolved files of scenarios that do not use them stay as they were.
+            // The at-rest fields appear only when they differ from the base, so a scenario
+            // that does not use them resolves to a file without them.
             if ProfileCatalog.quietFields.contains(f.name), base?[f.name] == v { continue }
             switch f.unit {
             case .duration: o.append((f.name, seconds(v)))

@@ -1,5 +1,10 @@
 import Foundation
 import SimKernel
+import Format
+import ScenarioFile
+import Plan
+import Execution
+import GrouperBinding
 
 /// The contents of one shard's output folder (`shard.json`): the scenario bytes,
 /// the overrides and the exact records of the runs in the slice. Metric values are

@@ -1,3 +1,5 @@
+import ScenarioFile
+import Plan
 /// Combines the shard files of one scenario into the `ResultSet` a single run
 /// would have produced (and so into the same output bytes).
 public enum ShardMerge {

@@ -1,3 +1,4 @@
+import Format
 /// A deterministic SVG figure of stacked bars in side-by-side panels sharing one y axis, as
 /// the thesis draws Fig 6.1 and 6.2: one panel per direction (upload, download), one bar per
 /// category (sweep point), each bar stacked from its parts bottom up, with an error bar on

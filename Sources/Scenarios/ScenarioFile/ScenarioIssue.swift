@@ -1,4 +1,5 @@
 import SimKernel
+import Format
 
 /// One problem found in a scenario file: where (file, JSON path) and what.
 ///
@@ -9,31 +10,37 @@ public struct ScenarioIssue: Equatable, Sendable, CustomStringConvertible {
     /// JSON path such as `group.k` or `faults[2].window.start`; empty for the whole document.
     public var path: String
     public var message: String
+    package init(file: String, path: String, message: String) {
+        self.file = file; self.path = path; self.message = message
+    }
     public var description: String { "\(file): \(path.isEmpty ? "(top level)" : path): \(message)" }
 }
 
 /// Every problem found in one or more scenario files (never just the first).
 public struct ScenarioError: Error, Equatable, Sendable, CustomStringConvertible {
     public var issues: [ScenarioIssue]
+    package init(issues: [ScenarioIssue]) {
+        self.issues = issues
+    }
     public var description: String { issues.map(\.description).joined(separator: "\n") }
 }
 
 /// Collects issues while a document is walked; dense array, file order.
-final class IssueSink {
+package final class IssueSink {
     let file: String
-    private(set) var issues: [ScenarioIssue] = []
+    package private(set) var issues: [ScenarioIssue] = []
     /// Prepended to every message (used for sweep points).
     var context = ""
     /// When not nil, every numeric range the reader checks is appended here (its own table of
     /// bounds, read back by the boundary tests); nil in normal use.
     var checkedRanges: [CheckedRange]?
-    init(file: String) { self.file = file }
+    package init(file: String) { self.file = file }
 
     func add(_ path: String, _ message: String) {
         let issue = ScenarioIssue(file: file, path: path, message: context + message)
         if !issues.contains(issue) { issues.append(issue) }
     }
-    var isEmpty: Bool { issues.isEmpty }
+    package var isEmpty: Bool { issues.isEmpty }
     var count: Int { issues.count }
 }
 

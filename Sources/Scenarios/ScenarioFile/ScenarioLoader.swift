@@ -1,4 +1,5 @@
 import Foundation
+import Format
 
 /// The bytes of a scenario and the name errors and the manifest use for it.
 public struct ScenarioSource: Equatable, Sendable {

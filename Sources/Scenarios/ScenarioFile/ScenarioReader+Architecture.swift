@@ -1,4 +1,5 @@
 import SimKernel
+import Format
 
 extension ScenarioReader {
     /// `"central": {"retention": duration}`; absent: no retention limit.
@@ -13,7 +14,7 @@ extension ScenarioReader {
 
     /// Keys that only mean something to one architecture: each given to the other is an error
     /// at its path (a sweep over `architecture` reports it for the point that cannot use it).
-    static let grouperOnlyKeys: [(path: [String], why: String)] = [
+    package static let grouperOnlyKeys: [(path: [String], why: String)] = [
         (["sharing"], "the central server stores whole files, nothing is shared"),
         (["protocol", "variant"], "the recovery variants are Grouper's"),
         (["protocol", "rebuild"], "there are no shares to rebuild from"),

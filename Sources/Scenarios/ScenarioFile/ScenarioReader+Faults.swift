@@ -1,4 +1,6 @@
 import SimKernel
+import Format
+import Catalogs
 
 extension ScenarioReader {
     func readFaults(_ n: Node?, servers: Int?, duration: SimDuration?, ttl: SimDuration? = nil) -> [FaultSpec]? {

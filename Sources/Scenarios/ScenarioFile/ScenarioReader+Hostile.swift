@@ -1,7 +1,7 @@
 import SimKernel
 import GrouperModel
 
-/// Hostile-server faults (issue #11): `tamper`, `stale`, `withhold`, `early-delete`, `keep`
+/// Hostile-server faults: `tamper`, `stale`, `withhold`, `early-delete`, `keep`
 /// (each with an optional `window` or `up`/`down`; neither = the whole run) and `collude`.
 extension ScenarioReader {
     static let hostileKinds = ["tamper", "stale", "withhold", "early-delete", "keep", "collude"]

@@ -1,7 +1,7 @@
 import SimKernel
 import GrouperModel
 
-/// Network faults within bounds (`"network"`, issue #27): reply-delay jitter, duplicate and late
+/// Network faults within bounds (`"network"`): reply-delay jitter, duplicate and late
 /// replies, on both architectures (`NetworkFaults`).
 extension ScenarioReader {
     /// `"network": {"jitter": duration, "duplicate": p, "late": p}`; absent: no network faults.

@@ -1,7 +1,8 @@
 import SimKernel
 import GrouperModel
+import Format
 
-/// Large objects (`workload.chunking`) and the devices' store at rest (`device_store`), issue #10.
+/// Large objects (`workload.chunking`) and the devices' store at rest (`device_store`).
 extension ScenarioReader {
     /// `"chunking": {"chunk_size": bytes, "real_bytes": bytes}` inside `workload`; absent: no
     /// chunking. The chunk size defaults to 1 MiB and is at most the largest object one message

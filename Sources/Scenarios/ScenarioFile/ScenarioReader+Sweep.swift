@@ -1,3 +1,4 @@
+import Format
 extension ScenarioReader {
     /// Top-level keys a sweep may not change: they name, seed or shape the sweep itself.
     static let unsweepable = ["format", "name", "description", "seed", "replications", "sweep", "metrics", "precision", "plot"]

@@ -1,4 +1,5 @@
 import SimKernel
+import Format
 
 extension ScenarioReader {
     /// `what` is the unit: `.duration` reads duration strings (stored in seconds),

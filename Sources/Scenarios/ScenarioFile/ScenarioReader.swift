@@ -1,10 +1,13 @@
 import SimKernel
 import GrouperModel
+import Format
+import Catalogs
 
 /// Decodes a scenario document (format v1) into a `ScenarioSpec`, collecting every
 /// problem with its JSON path instead of stopping at the first.
-struct ScenarioReader {
+package struct ScenarioReader {
     let sink: IssueSink
+    package init(sink: IssueSink) { self.sink = sink }
 
     static let topKeys = ["format", "name", "description", "seed", "replications", "duration", "warmup",
                           "group", "protocol", "sharing", "workload", "churn", "faults", "profiles",
@@ -12,7 +15,7 @@ struct ScenarioReader {
                           "schedule", "network", "plot"]
 
     /// The spec, or nil when any issue was added (issues are in `sink`).
-    func read(_ root: JSONValue) -> ScenarioSpec? {
+    package func read(_ root: JSONValue) -> ScenarioSpec? {
         let before = sink.count
         guard let obj = ObjectReader(Node(value: root, path: "", sink: sink), allowed: Self.topKeys,
                                      what: "a JSON object with the scenario's keys") else { return nil }

@@ -1,5 +1,6 @@
 import SimKernel
 import GrouperModel
+import Catalogs
 
 /// A decoded, validated scenario (format v1) for one sweep point.
 ///
@@ -32,11 +33,11 @@ public struct ScenarioSpec: Equatable, Sendable {
     /// (churn and fault processes stop, windows are clipped, restarts in it are dropped), so
     /// liveness can be judged.
     public var settle: SimDuration
-    /// Which system runs the scenario (issue #10): Grouper, or a CloudDrop-style central server.
+    /// Which system runs the scenario: Grouper, or a CloudDrop-style central server.
     public var architecture: Architecture = .grouper
     /// The central server's options; only with `architecture` central.
     public var central: CentralSpec = CentralSpec()
-    /// How devices keep their store at rest (issue #10, seed 003).
+    /// How devices keep their store at rest.
     public var deviceStore = DeviceStoreConfig()
     /// Replications per point chosen by a precision target (nil: `replications` each). With
     /// it, `replications` is the cap, `precision.maxReplications`.
@@ -47,7 +48,7 @@ public struct ScenarioSpec: Equatable, Sendable {
     /// How the sweep plots draw their x axis (`"plot"`).
     public var plot = PlotSpec()
     /// Network faults within bounds (`"network"`): reply-delay jitter, duplicate and late
-    /// replies; off by default (issue #27).
+    /// replies; off by default.
     public var network = NetworkFaults()
 }
 
@@ -102,6 +103,9 @@ public struct Invitation: Equatable, Sendable {
     public var at: SimDuration
     /// The inviting device; always the owner (device 1), who holds the master keys.
     public var by: Int
+    package init(device: Int, at: SimDuration, by: Int) {
+        self.device = device; self.at = at; self.by = by
+    }
 }
 
 public struct ProtocolSpec: Equatable, Sendable {
@@ -115,7 +119,7 @@ public struct ProtocolSpec: Equatable, Sendable {
     public var resendMulticastAfter: Int? = nil
     /// Unsent messages are retried on reconnect and, if set, periodically.
     public var unsentRetryPeriod: SimDuration?
-    /// How receivers rebuild messages (issue #11).
+    /// How receivers rebuild messages.
     public var rebuild: RebuildPolicy = .firstK
     /// The thesis model's recovery switches (docs/equations.md); the default is the protocol.
     public var recovery = RecoveryOptions()
@@ -205,11 +209,14 @@ public struct WorkloadSpec: Equatable, Sendable {
     public var objects: Int
     /// Object (record) size in bytes; draws are rounded and kept in 1...`maxObjectSize`.
     public var objectSize: DistributionSpec
-    /// Updates sent as chunk messages (issue #10); nil: one message per update.
+    /// Updates sent as chunk messages; nil: one message per update.
     public var chunking: ChunkingConfig? = nil
     /// Writes at given times (`"writes"`), played after the processes' draws; what `shrink`
     /// turns a run's random workload into.
     public var writes: [ExplicitWrite] = []
+    package init(writers: DeviceSelection, update: ArrivalProcess? = nil, delete: ArrivalProcess? = nil, objects: Int, objectSize: DistributionSpec, chunking: ChunkingConfig? = nil, writes: [ExplicitWrite] = []) {
+        self.writers = writers; self.update = update; self.delete = delete; self.objects = objects; self.objectSize = objectSize; self.chunking = chunking; self.writes = writes
+    }
 
     /// The largest object a scenario may write without chunking (16 MiB), and the largest chunk.
     public static let maxObjectSize = 16 << 20
@@ -233,6 +240,9 @@ public struct OfflineWindow: Equatable, Sendable {
     public var device: Int
     public var start: SimDuration
     public var end: SimDuration
+    package init(device: Int, start: SimDuration, end: SimDuration) {
+        self.device = device; self.start = start; self.end = end
+    }
 }
 
 public struct ChurnSpec: Equatable, Sendable {
@@ -242,6 +252,9 @@ public struct ChurnSpec: Equatable, Sendable {
     public var windows: [OfflineWindow]
     /// Probability that a churning device starts the run offline (process only).
     public var startOffline: Double
+    package init(devices: DeviceSelection, process: (online: DistributionSpec, offline: DistributionSpec)? = nil, windows: [OfflineWindow], startOffline: Double) {
+        self.devices = devices; self.process = process; self.windows = windows; self.startOffline = startOffline
+    }
 
     public static let none = ChurnSpec(devices: .all, process: nil, windows: [], startOffline: 0)
 
@@ -251,7 +264,7 @@ public struct ChurnSpec: Equatable, Sendable {
     }
 }
 
-/// Server failure modes (SPEC §6).
+/// Server failure modes (docs/scenarios.md#faults).
 public enum ServerDownMode: String, CaseIterable, Sendable {
     /// Requests fail fast.
     case refuse
@@ -277,20 +290,23 @@ public struct FaultSpec: Equatable, Sendable {
         case process(mode: ServerDownMode, up: DistributionSpec, down: DistributionSpec)
         /// Restart at `at`, keeping or losing the stored shares.
         case restart(at: SimDuration, keepData: Bool)
-        /// A hostile behaviour (issue #11), active as `when` says.
+        /// A hostile behaviour, active as `when` says.
         case misbehave(ServerMisbehaviour, when: FaultActivity)
         /// The selected servers pool what they store (exposure metrics only).
         case collude(name: String)
     }
     public var servers: ServerSelection
     public var kind: Kind
+    package init(servers: ServerSelection, kind: Kind) {
+        self.servers = servers; self.kind = kind
+    }
 }
 
 /// `"architecture"`: the system a scenario runs on (docs/architectures.md).
 public enum Architecture: String, CaseIterable, Sendable {
     /// Shamir-shared messages on n untrusted TTL servers (the default).
     case grouper
-    /// One trusted server keeps each whole file until every addressed receiver fetched it (seed 004).
+    /// One trusted server keeps each whole file until every addressed receiver fetched it.
     case central
 }
 

@@ -77,7 +77,7 @@ extension LoadedScenario {
 extension ScheduledCommand {
     /// Devices whose last `offline`/`online` command in `commands` (in time, then list order) is
     /// `offline`, ascending, each with the list index of that command.
-    static func leftOffline(_ commands: [ScheduledCommand]) -> [(device: Int, index: Int)] {
+    package static func leftOffline(_ commands: [ScheduledCommand]) -> [(device: Int, index: Int)] {
         var last: [Int: (offline: Bool, index: Int)] = [:]
         let inTimeOrder = commands.enumerated().sorted { ($0.element.at, $0.offset) < ($1.element.at, $1.offset) }
         for (i, c) in inTimeOrder {

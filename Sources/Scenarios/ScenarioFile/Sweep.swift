@@ -1,3 +1,4 @@
+import Format
 /// One swept field: a JSON path into the scenario and the values it takes.
 public struct SweepParameter: Equatable, Sendable {
     public var path: String
@@ -27,7 +28,7 @@ public struct SweepPoint: Equatable, Sendable {
     }
 
     /// A swept value as text: strings unquoted, numbers as written.
-    static func text(_ v: JSONValue) -> String {
+    package static func text(_ v: JSONValue) -> String {
         if case .string(let s) = v { return s }
         return JSONWriter.compact(v)
     }

@@ -1,5 +1,7 @@
 import SimKernel
 import GrouperModel
+import ScenarioFile
+import Plan
 
 extension ScenarioShrinker {
     /// The outcome of a shrink: the smallest scenario found and the replication that fails it.

@@ -1,5 +1,9 @@
 import SimKernel
 import GrouperModel
+import ScenarioFile
+import Plan
+import Execution
+import GrouperBinding
 
 /// `grouper-sim shrink`: from one failing run to a small scenario that fails the same checker
 /// the same way (docs/cli.md, "shrink").
@@ -111,7 +115,7 @@ public struct ScenarioShrinker {
         try executor.execute(resolved(spec, replication: replication)).checkers
     }
 
-    static func resolved(_ spec: ScenarioSpec, replication: Int) -> ResolvedRun {
+    package static func resolved(_ spec: ScenarioSpec, replication: Int) -> ResolvedRun {
         ResolvedRun(index: 0, point: 0, replication: replication,
                     seed: RunPlan.runSeed(scenarioSeed: spec.seed, replication: replication),
                     spec: spec, assignments: [], tracePath: nil)

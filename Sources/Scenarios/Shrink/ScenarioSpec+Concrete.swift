@@ -1,5 +1,7 @@
 import SimKernel
 import GrouperModel
+import ScenarioFile
+import GrouperBinding
 
 /// Records what `GrouperDrivers` would schedule on a system, without running anything: the
 /// writes, online/offline changes, server states, restarts and hostile switches of one run.

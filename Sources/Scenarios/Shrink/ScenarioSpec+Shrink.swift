@@ -1,5 +1,6 @@
 import SimKernel
 import GrouperModel
+import ScenarioFile
 
 /// The edits `shrink` tries on a concrete scenario (`concretized`): each returns a smaller
 /// scenario that is valid whenever the input is.

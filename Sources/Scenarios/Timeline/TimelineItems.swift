@@ -52,6 +52,9 @@ public struct TimelineSpan: Equatable, Sendable {
     public var receiver: String?
     public var start: Int64, end: Int64
     public var endReason: End
+    package init(lane: Int, shareID: Int, messageID: String, type: String, sender: Int? = nil, sequence: Int, object: String, receiver: String? = nil, start: Int64, end: Int64, endReason: End) {
+        self.lane = lane; self.shareID = shareID; self.messageID = messageID; self.type = type; self.sender = sender; self.sequence = sequence; self.object = object; self.receiver = receiver; self.start = start; self.end = end; self.endReason = endReason
+    }
 }
 
 /// One request from a device to a server and how it ended, or a push from a server.

@@ -1,4 +1,5 @@
 import SimKernel
+import SimJSON
 
 /// The timeline as one self-contained HTML page: the drawn items as a JSON object in a
 /// `<script>` and a small script that draws them as SVG (no network, no external file or

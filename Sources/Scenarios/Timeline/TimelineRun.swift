@@ -1,6 +1,10 @@
 import Foundation
 import SimKernel
 import GrouperModel
+import ScenarioFile
+import Plan
+import Execution
+import GrouperBinding
 
 /// A timeline that cannot be made from this input (exit 2 in the CLI).
 public struct TimelineInputError: Error, CustomStringConvertible, Sendable {

@@ -1,6 +1,17 @@
 import Foundation
 import Testing
 @testable import Scenarios
+@testable import Format
+@testable import Catalogs
+@testable import ScenarioFile
+@testable import Plan
+@testable import Execution
+@testable import GrouperBinding
+@testable import Timelines
+@testable import Reports
+@testable import Shrink
+@testable import Experiments
+@testable import Explore
 
 /// A write at the very instant another device joins, on both architectures. At one instant a
 /// write comes before the invitation (scheduling order), so a write then is addressed to the

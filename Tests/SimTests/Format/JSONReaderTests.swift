@@ -1,5 +1,6 @@
 import Testing
 import SimKernel
+import SimJSON
 
 /// Walks a whole document with the pull API and writes it back compactly (keys in input
 /// order, numbers as written): exercises every read call the codec and the scenario parser use.

@@ -1,5 +1,16 @@
 import Testing
 import Scenarios
+@testable import Format
+@testable import Catalogs
+@testable import ScenarioFile
+@testable import Execution
+@testable import GrouperBinding
+@testable import Timelines
+@testable import Reports
+@testable import Shrink
+@testable import Experiments
+@testable import Explore
+import SimJSON
 
 /// `bench codec` prints one JSON row per message (speed itself is not asserted); the rows
 /// are read back with the project's own parser.

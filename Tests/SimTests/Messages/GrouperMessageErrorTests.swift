@@ -1,6 +1,7 @@
 import Testing
 @testable import GrouperModel
 import SimKernel
+import SimJSON
 
 private func decodeError(_ text: String) -> MessageDecodingError? {
     do { _ = try GrouperMessage.decode(Array(text.utf8)); return nil } catch { return error }

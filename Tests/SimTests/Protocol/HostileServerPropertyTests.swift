@@ -7,7 +7,7 @@ import SimKernel
 /// tamperers delivers everything and nothing corrupted; `check` with at most n − k tamperers
 /// (so at least k genuine shares) delivers nothing corrupted. `GROUPER_PROPERTY_SEEDS`
 /// (default 40) seeds each.
-@Suite struct HostileServerPropertyTests {
+@Suite(.tags(.slow)) struct HostileServerPropertyTests {
     static func run(seed: UInt64, policy: RebuildPolicy) throws -> (GrouperSystem, tamperers: Int) {
         var rng = Xoshiro256StarStar(seed: seed)
         let devices = rng.int(in: 2...4), n = rng.int(in: 4...7)

@@ -3,7 +3,18 @@ import Testing
 import SimKernel
 @testable import GrouperModel
 @testable import Scenarios
-@testable import grouper_sim
+@testable import Format
+@testable import Catalogs
+@testable import ScenarioFile
+@testable import Plan
+@testable import Execution
+@testable import GrouperBinding
+@testable import Timelines
+@testable import Reports
+@testable import Shrink
+@testable import Experiments
+@testable import Explore
+@testable import GrouperSimCLI
 
 /// A scheme whose split always fails: an operation that cannot fail on valid state.
 struct BrokenSplit: SecretSharingScheme {

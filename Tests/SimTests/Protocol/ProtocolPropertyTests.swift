@@ -81,7 +81,7 @@ struct RandomRun {
     }
 }
 
-@Suite struct ProtocolPropertyTests {
+@Suite(.tags(.slow)) struct ProtocolPropertyTests {
     /// Thesis variant: converges, no phantom state, TTL honoured, on every seed.
     @Test func thesisConvergesUnderChurnAndCrashes() throws {
         let seeds = RandomRun.seedCount()

@@ -1,5 +1,15 @@
 import Testing
 @testable import Scenarios
+@testable import Format
+@testable import Catalogs
+@testable import ScenarioFile
+@testable import Execution
+@testable import GrouperBinding
+@testable import Timelines
+@testable import Reports
+@testable import Shrink
+@testable import Experiments
+@testable import Explore
 import GrouperModel
 
 /// The live-state bookkeeping (incremental server lists, the receivers' list shortcut, indexed
@@ -11,7 +21,7 @@ import GrouperModel
 /// that keeps everything for a while), and run every protocol variant, so shares leave the
 /// servers' lists from the front (TTL sweeps) and from the middle (re-puts, restarts), and
 /// some lists are not the server's whole list.
-@Suite struct CompactStateEquivalenceTests {
+@Suite(.tags(.slow)) struct CompactStateEquivalenceTests {
     static func scenario(_ variant: String, faults: String, seed: Int) -> String {
         """
         {

@@ -11,7 +11,7 @@ import SimKernel
 /// a plain `GrouperSystem` keeps them) grows with simulated time: the check can fail.
 /// The whole retained state (`RetainedState`, in bytes as allocated: history included) is
 /// checked too: flat working part, and growth bounded per message id of the run.
-@Suite struct LongRunMemoryTests {
+@Suite(.tags(.slow)) struct LongRunMemoryTests {
     static let devices = Int(ProcessInfo.processInfo.environment["GROUPER_LONG_RUN_DEVICES"] ?? "") ?? 8
     static let days = Int64(ProcessInfo.processInfo.environment["GROUPER_LONG_RUN_DAYS"] ?? "") ?? 12
 

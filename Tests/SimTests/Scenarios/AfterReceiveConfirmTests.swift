@@ -1,6 +1,13 @@
 import Foundation
 import Testing
 @testable import Scenarios
+@testable import Format
+@testable import ScenarioFile
+@testable import GrouperBinding
+@testable import Timelines
+@testable import Reports
+@testable import Explore
+@testable import Experiments
 import GrouperModel
 
 /// The as-built client's confirm policy `after-receive` (docs/scenarios.md): a confirm after a

@@ -2,6 +2,17 @@ import Testing
 import SimKernel
 import GrouperModel
 @testable import Scenarios
+@testable import Format
+@testable import Catalogs
+@testable import ScenarioFile
+@testable import Plan
+@testable import Execution
+@testable import Timelines
+@testable import Reports
+@testable import Shrink
+@testable import Explore
+@testable import Experiments
+@testable import GrouperBinding
 
 /// `"architecture"` in scenario files (issue #10): one file, both systems.
 @Suite struct ArchitectureScenarioTests {

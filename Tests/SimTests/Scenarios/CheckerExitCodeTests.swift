@@ -1,7 +1,17 @@
 import Foundation
 import Testing
 @testable import Scenarios
-@testable import grouper_sim
+@testable import Format
+@testable import Catalogs
+@testable import ScenarioFile
+@testable import Execution
+@testable import GrouperBinding
+@testable import Timelines
+@testable import Reports
+@testable import Shrink
+@testable import Experiments
+@testable import Explore
+@testable import GrouperSimCLI
 
 /// `run` exits 1 when a required safety checker failed and 4 when only required liveness
 /// checkers did (issue #14), through the CLI on the real protocol model.

@@ -2,6 +2,17 @@ import Foundation
 import Testing
 import SimKernel
 @testable import Scenarios
+@testable import Format
+@testable import Catalogs
+@testable import ScenarioFile
+@testable import Plan
+@testable import Execution
+@testable import GrouperBinding
+@testable import Timelines
+@testable import Reports
+@testable import Shrink
+@testable import Experiments
+@testable import Explore
 
 /// Every checker's own verdict is recorded with whether the scenario required it, and no row of
 /// runs.csv, summary.md or index.html reads as success while a checker failed in it (issue 25

@@ -1,11 +1,22 @@
 import Testing
 import SimKernel
 @testable import Scenarios
+@testable import Format
+@testable import Catalogs
+@testable import ScenarioFile
+@testable import Plan
+@testable import Execution
+@testable import GrouperBinding
+@testable import Timelines
+@testable import Reports
+@testable import Shrink
+@testable import Experiments
+@testable import Explore
 
 /// The first example a newcomer runs shows that k matters: with servers that withhold shares,
 /// a larger k needs shares that are not there, so receivers ask for re-uploads (thesis) or lose
 /// messages (no-recovery).
-@Suite struct ChurnKSweepTests {
+@Suite(.tags(.slow)) struct ChurnKSweepTests {
     @Test func kChangesTheNumbers() throws {
         let s = try ScenarioLoader.load(try #require(BuiltinScenarios.source(named: "churn-k-sweep")))
         // Replication 0 of the thesis variant at k = 1 and k = 3 (the same workload and churn:

@@ -1,8 +1,18 @@
 import Foundation
 import Testing
 @testable import Scenarios
+@testable import Format
+@testable import Catalogs
+@testable import ScenarioFile
+@testable import Execution
+@testable import GrouperBinding
+@testable import Timelines
+@testable import Shrink
+@testable import Experiments
+@testable import Explore
+@testable import Reports
 import SimKernel
-@testable import grouper_sim
+@testable import GrouperSimCLI
 
 /// Issue 29, clusters: `run --continue` (a requeued array task reruns the same command),
 /// `merge` of a glob that also matches unfinished shards, empty shards, precision metrics.

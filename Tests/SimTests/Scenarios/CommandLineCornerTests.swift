@@ -1,7 +1,17 @@
 import Foundation
 import Testing
 @testable import Scenarios
-@testable import grouper_sim
+@testable import Format
+@testable import Catalogs
+@testable import ScenarioFile
+@testable import Execution
+@testable import GrouperBinding
+@testable import Timelines
+@testable import Reports
+@testable import Shrink
+@testable import Experiments
+@testable import Explore
+@testable import GrouperSimCLI
 
 /// Issue 29, command-line corners.
 @Suite struct CommandLineCornerTests {

@@ -2,6 +2,17 @@ import Foundation
 import Testing
 import SimKernel
 @testable import Scenarios
+@testable import Format
+@testable import Catalogs
+@testable import ScenarioFile
+@testable import Plan
+@testable import Execution
+@testable import GrouperBinding
+@testable import Timelines
+@testable import Reports
+@testable import Shrink
+@testable import Experiments
+@testable import Explore
 
 /// Common random numbers: replication r draws the same workload and churn at every sweep
 /// point, and adding sweep values never changes an existing run.

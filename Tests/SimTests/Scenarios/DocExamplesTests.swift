@@ -1,10 +1,20 @@
 import Foundation
 import Testing
 @testable import Scenarios
+@testable import Format
+@testable import Catalogs
+@testable import ScenarioFile
+@testable import Execution
+@testable import GrouperBinding
+@testable import Timelines
+@testable import Reports
+@testable import Shrink
+@testable import Experiments
+@testable import Explore
 
 /// Every scenario example in docs/scenarios.md runs as written — every run, on the protocol
 /// model — and exits 0 (no required checker fails). In process, so the test needs no release build.
-@Suite struct DocExamplesTests {
+@Suite(.tags(.slow)) struct DocExamplesTests {
     @Test func everyDocExampleRunsAsWrittenWithExitZero() throws {
         let examples = try ScenarioFixtures.docExamples()
         #expect(examples.count >= 10)
@@ -22,7 +32,7 @@ import Testing
 /// The `grouper-sim run|list|validate …` commands that README.md and docs/ show with concrete
 /// arguments run as written (each in a fresh sandbox folder, as a separate process) with exit 0;
 /// a `run` of more than about 200 thousand events (validate's estimate) is only validated.
-@Suite struct DocCommandTests {
+@Suite(.tags(.slow)) struct DocCommandTests {
     static func commands() throws -> [(file: String, args: [String])] {
         let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent()

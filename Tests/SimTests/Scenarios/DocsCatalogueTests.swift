@@ -1,7 +1,16 @@
 import Foundation
 import Testing
 @testable import Scenarios
-@testable import grouper_sim
+@testable import Format
+@testable import ScenarioFile
+@testable import Execution
+@testable import GrouperBinding
+@testable import Timelines
+@testable import Reports
+@testable import Shrink
+@testable import Experiments
+@testable import Explore
+@testable import GrouperSimCLI
 @testable import GrouperModel
 
 /// Issue 29, docs that cannot drift: the lists of built-ins, metrics, series, profile fields

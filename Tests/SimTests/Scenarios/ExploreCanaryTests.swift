@@ -3,6 +3,17 @@ import Testing
 import SimKernel
 import GrouperModel
 @testable import Scenarios
+@testable import Format
+@testable import Catalogs
+@testable import ScenarioFile
+@testable import Plan
+@testable import Execution
+@testable import GrouperBinding
+@testable import Timelines
+@testable import Reports
+@testable import Shrink
+@testable import Experiments
+@testable import Explore
 
 /// Explore's canaries: with one fault planted in the model or a checker (`PlantedBug`), a short
 /// search from a fixed seed finds it with the oracle meant to catch it, and shrinks the case to

@@ -3,6 +3,17 @@ import Testing
 import SimKernel
 import GrouperModel
 @testable import Scenarios
+@testable import Format
+@testable import Catalogs
+@testable import ScenarioFile
+@testable import Plan
+@testable import Execution
+@testable import GrouperBinding
+@testable import Timelines
+@testable import Reports
+@testable import Shrink
+@testable import Experiments
+@testable import Explore
 
 /// `grouper-sim explore`: the generator's cases are a function of (seed, profile, index) and
 /// cover the feature space; the oracles flag contradictions at their boundaries; a run past its
@@ -243,7 +254,7 @@ import GrouperModel
         #expect(throws: EventBudgetExceeded.self) { _ = try GrouperExecutor().execute(run) }
     }
 
-    @Test func theCommandWritesTheSameFolderForAnyJobsAndRefusesForeignFolders() throws {
+    @Test(.tags(.slow)) func theCommandWritesTheSameFolderForAnyJobsAndRefusesForeignFolders() throws {
         let dir = ScenarioFixtures.tempDir("explore-cli")
         var texts: [String] = []
         for jobs in ["1", "2"] {
@@ -287,7 +298,7 @@ import GrouperModel
     }
 
     /// The parameters the long searches flagged (a rounding difference each) now agree.
-    @Test func flaggedEquationParametersAgree() throws {
+    @Test(.tags(.slow)) func flaggedEquationParametersAgree() throws {
         var p = EquationParameters()
         p.model = .thesis; p.devices = 7; p.updatesPerDevice = 6; p.confirms = 1; p.offline = 4
         p.offlineTime = .seconds(21_600); p.replications = 2; p.seed = 267

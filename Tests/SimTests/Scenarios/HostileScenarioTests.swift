@@ -2,6 +2,16 @@ import Testing
 import SimKernel
 import GrouperModel
 @testable import Scenarios
+@testable import Format
+@testable import Catalogs
+@testable import ScenarioFile
+@testable import Execution
+@testable import Timelines
+@testable import Reports
+@testable import Shrink
+@testable import Explore
+@testable import Experiments
+@testable import GrouperBinding
 
 /// Hostile-server faults and rebuild policies in scenario files (issue #11).
 @Suite struct HostileScenarioTests {

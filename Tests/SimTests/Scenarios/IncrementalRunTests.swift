@@ -1,7 +1,17 @@
 import Foundation
 import Testing
 @testable import Scenarios
-@testable import grouper_sim
+@testable import Format
+@testable import Catalogs
+@testable import ScenarioFile
+@testable import Execution
+@testable import GrouperBinding
+@testable import Timelines
+@testable import Reports
+@testable import Shrink
+@testable import Experiments
+@testable import Explore
+@testable import GrouperSimCLI
 
 /// `run --resume DIR` and `run --add-replications R DIR`, each step a separate `grouper-sim`
 /// process on the protocol model: the folder they write equals, byte for byte, the folder of

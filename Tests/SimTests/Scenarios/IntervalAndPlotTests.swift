@@ -2,6 +2,17 @@ import Foundation
 import Testing
 import SimKernel
 @testable import Scenarios
+@testable import Format
+@testable import Catalogs
+@testable import ScenarioFile
+@testable import Plan
+@testable import Execution
+@testable import GrouperBinding
+@testable import Timelines
+@testable import Shrink
+@testable import Experiments
+@testable import Explore
+@testable import Reports
 
 /// Intervals stay inside each metric's range, tables say "k of n runs" for 0/1 metrics, and
 /// plots draw axes to match, zipped sweeps as lines, whole legends and integer ticks.

@@ -1,6 +1,16 @@
 import Foundation
 import Testing
 @testable import Scenarios
+@testable import Format
+@testable import Catalogs
+@testable import ScenarioFile
+@testable import Execution
+@testable import Timelines
+@testable import Reports
+@testable import Shrink
+@testable import Experiments
+@testable import Explore
+@testable import GrouperBinding
 import GrouperModel
 import SimKernel
 

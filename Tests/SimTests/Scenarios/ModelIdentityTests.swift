@@ -1,6 +1,15 @@
 import Foundation
 import Testing
 @testable import Scenarios
+@testable import Format
+@testable import ScenarioFile
+@testable import Plan
+@testable import GrouperBinding
+@testable import Timelines
+@testable import Shrink
+@testable import Experiments
+@testable import Explore
+@testable import Reports
 import SimKernel
 
 /// The model identity every result records (docs/cli.md, "Which model made a result").

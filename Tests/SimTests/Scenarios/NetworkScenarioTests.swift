@@ -3,6 +3,17 @@ import Testing
 import SimKernel
 import GrouperModel
 @testable import Scenarios
+@testable import Format
+@testable import Catalogs
+@testable import ScenarioFile
+@testable import Plan
+@testable import Execution
+@testable import GrouperBinding
+@testable import Timelines
+@testable import Reports
+@testable import Experiments
+@testable import Shrink
+@testable import Explore
 
 /// The scenario option `"network"` (docs/scenarios.md#network): read, refused with located
 /// errors, off by default without a trace, and run on both architectures.

@@ -1,9 +1,19 @@
 import Foundation
 import Testing
 @testable import Scenarios
-@testable import grouper_sim
+@testable import Format
+@testable import ScenarioFile
+@testable import Plan
+@testable import Execution
+@testable import GrouperBinding
+@testable import Timelines
+@testable import Reports
+@testable import Shrink
+@testable import Experiments
+@testable import Explore
+@testable import GrouperSimCLI
 
-@Suite struct OutputDeterminismTests {
+@Suite(.tags(.slow)) struct OutputDeterminismTests {
     private func scenarioFile(_ dir: URL) throws -> URL {
         let f = dir.appendingPathComponent("det.json")
         try Data(ScenarioFixtures.sweepText.utf8).write(to: f)

@@ -1,6 +1,16 @@
 import Foundation
 import Testing
 @testable import Scenarios
+@testable import Format
+@testable import Catalogs
+@testable import ScenarioFile
+@testable import Execution
+@testable import GrouperBinding
+@testable import Timelines
+@testable import Reports
+@testable import Shrink
+@testable import Experiments
+@testable import Explore
 
 /// The output-safety rule (docs/cli.md): a user's files are never deleted or replaced.
 /// Every case runs in a fresh sandbox folder holding a "paper" of a user's files.

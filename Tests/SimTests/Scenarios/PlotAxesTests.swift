@@ -2,6 +2,17 @@ import Foundation
 import Testing
 import SimKernel
 @testable import Scenarios
+@testable import Format
+@testable import Catalogs
+@testable import ScenarioFile
+@testable import Plan
+@testable import Execution
+@testable import GrouperBinding
+@testable import Timelines
+@testable import Shrink
+@testable import Experiments
+@testable import Explore
+@testable import Reports
 
 /// Sweep plots read as a person expects: durations in min / h / d, log axes for values over
 /// many decades, legends that say what a line is, integer ticks on count axes, room between the

@@ -2,7 +2,18 @@ import Foundation
 import Testing
 import SimKernel
 @testable import Scenarios
-@testable import grouper_sim
+@testable import Format
+@testable import Catalogs
+@testable import ScenarioFile
+@testable import Plan
+@testable import Execution
+@testable import GrouperBinding
+@testable import Timelines
+@testable import Shrink
+@testable import Experiments
+@testable import Explore
+@testable import Reports
+@testable import GrouperSimCLI
 
 /// `"precision"` and `--precision`: replications per point in batches until the target.
 @Suite struct PrecisionTargetTests {

@@ -1,6 +1,16 @@
 import Foundation
 import Testing
 @testable import Scenarios
+@testable import Format
+@testable import Catalogs
+@testable import ScenarioFile
+@testable import Execution
+@testable import GrouperBinding
+@testable import Timelines
+@testable import Reports
+@testable import Shrink
+@testable import Experiments
+@testable import Explore
 import SimKernel
 
 /// Profile fields: each one the model reads (a field no run can see is dead), and none can be

@@ -1,6 +1,16 @@
 import Foundation
 import Testing
 @testable import Scenarios
+@testable import Format
+@testable import ScenarioFile
+@testable import Plan
+@testable import Execution
+@testable import Timelines
+@testable import Reports
+@testable import Shrink
+@testable import Experiments
+@testable import Explore
+@testable import GrouperBinding
 
 /// `propagation_latency`, `_max` and `propagation_censored` (issue 25 item 8) on a case worked
 /// by hand, for Grouper and the central server alike. Costs are zero (instant device and

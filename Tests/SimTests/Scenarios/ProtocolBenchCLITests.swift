@@ -1,5 +1,14 @@
 import Testing
 import Scenarios
+@testable import Format
+@testable import Catalogs
+@testable import ScenarioFile
+@testable import GrouperBinding
+@testable import Timelines
+@testable import Reports
+@testable import Shrink
+@testable import Experiments
+@testable import Explore
 
 /// `bench protocol` runs one deterministic Grouper run (its speed is not asserted): the same
 /// options give the same fingerprint and counts in two processes.

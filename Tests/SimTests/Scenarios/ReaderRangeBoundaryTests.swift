@@ -1,6 +1,16 @@
 import Foundation
 import Testing
 @testable import Scenarios
+@testable import Format
+@testable import Catalogs
+@testable import Execution
+@testable import GrouperBinding
+@testable import Timelines
+@testable import Reports
+@testable import Shrink
+@testable import Experiments
+@testable import Explore
+@testable import ScenarioFile
 
 /// Every numeric range the scenario reader checks, at lower − 1, lower, upper and upper + 1.
 ///
@@ -145,7 +155,7 @@ extension ReaderRangeBoundaryTests {
             let text = try String(contentsOf: dir.appendingPathComponent(name), encoding: .utf8)
             for (i, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
             where !line.contains("func ") && line.contains(/\.(int\(in:|double\(in:|probability\(\)|duration\(positive:)/) {
-                sites.append("Scenarios/\(name):\(i + 1)")
+                sites.append("ScenarioFile/\(name):\(i + 1)")
             }
         }
         #expect(sites.count >= 40, "found only \(sites.count) range checks: \(sites)")

@@ -3,6 +3,17 @@ import Testing
 import SimKernel
 import GrouperModel
 @testable import Scenarios
+@testable import Format
+@testable import Catalogs
+@testable import ScenarioFile
+@testable import Plan
+@testable import Execution
+@testable import GrouperBinding
+@testable import Timelines
+@testable import Reports
+@testable import Shrink
+@testable import Experiments
+@testable import Explore
 
 /// Numbers and words in reports: a fixed number of significant digits with integers bare,
 /// sub-second times in ms, counts with their noun in the right number, no doubled prefixes.

@@ -1,6 +1,15 @@
 import Foundation
 import Testing
 @testable import Scenarios
+@testable import Format
+@testable import ScenarioFile
+@testable import Execution
+@testable import GrouperBinding
+@testable import Timelines
+@testable import Reports
+@testable import Shrink
+@testable import Experiments
+@testable import Explore
 
 /// `resolved.json`: every point's scenario with every default filled in, loadable on its own
 /// and equal to the point that ran.

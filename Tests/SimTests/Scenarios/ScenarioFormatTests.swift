@@ -1,8 +1,20 @@
 import Foundation
 import Testing
 import SimKernel
+import SimJSON
 import GrouperModel
 @testable import Scenarios
+@testable import Format
+@testable import Catalogs
+@testable import ScenarioFile
+@testable import Plan
+@testable import Execution
+@testable import GrouperBinding
+@testable import Timelines
+@testable import Reports
+@testable import Shrink
+@testable import Experiments
+@testable import Explore
 
 @Suite struct ScenarioFormatTests {
     @Test func parserKeepsOrderNumbersAndReportsPositions() throws {

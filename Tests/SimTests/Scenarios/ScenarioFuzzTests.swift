@@ -1,13 +1,22 @@
 import Foundation
 import Testing
 @testable import Scenarios
+@testable import Format
+@testable import ScenarioFile
+@testable import Execution
+@testable import GrouperBinding
+@testable import Timelines
+@testable import Reports
+@testable import Shrink
+@testable import Experiments
+@testable import Explore
 import SimKernel
 
 /// Mutated scenario files: every value of every documented example is replaced, one or a few
 /// at a time, by a value of another type or an extreme one. Loading must either succeed or
 /// report issues; it must never crash. Whatever loads also plans its runs and runs the first
 /// one on the synthetic engine, and on the protocol model when it is small. Cases: `GROUPER_PROPERTY_SEEDS` (default 400).
-@Test func mutatedScenariosLoadOrReportIssues() throws {
+@Test(.tags(.slow)) func mutatedScenariosLoadOrReportIssues() throws {
     let examples = try ScenarioFixtures.docExamples().map { try JSONParser.parse($0) }
     let replacements: [JSONValue] = [
         .null, .bool(true), .number(0), .number(-1), .number(1e300), .number(-1e300), .number(0.5),

@@ -1,6 +1,16 @@
 import Foundation
 @testable import Scenarios
-@testable import grouper_sim
+@testable import Format
+@testable import ScenarioFile
+@testable import Plan
+@testable import Execution
+@testable import GrouperBinding
+@testable import Timelines
+@testable import Reports
+@testable import Shrink
+@testable import Experiments
+@testable import Explore
+@testable import GrouperSimCLI
 
 /// Captures a command's stdout and stderr in memory.
 final class CapturedOutput: @unchecked Sendable {

@@ -1,7 +1,17 @@
 import Foundation
 import Testing
 @testable import Scenarios
-@testable import grouper_sim
+@testable import Format
+@testable import ScenarioFile
+@testable import Plan
+@testable import Execution
+@testable import GrouperBinding
+@testable import Timelines
+@testable import Reports
+@testable import Shrink
+@testable import Experiments
+@testable import Explore
+@testable import GrouperSimCLI
 
 /// `"series"`: values sampled during each run, series.csv and time plots.
 @Suite struct SeriesTests {

@@ -1,7 +1,16 @@
 import Foundation
 import Testing
 @testable import Scenarios
-@testable import grouper_sim
+@testable import Format
+@testable import ScenarioFile
+@testable import Execution
+@testable import GrouperBinding
+@testable import Timelines
+@testable import Reports
+@testable import Shrink
+@testable import Experiments
+@testable import Explore
+@testable import GrouperSimCLI
 
 /// `run --shard i/N` keeps each finished run's record in `DIR.partial/`, so an interrupted
 /// shard continues with `run --resume DIR` in another process and writes the same

@@ -3,6 +3,17 @@ import Testing
 import SimKernel
 import GrouperModel
 @testable import Scenarios
+@testable import Format
+@testable import Catalogs
+@testable import ScenarioFile
+@testable import Plan
+@testable import Execution
+@testable import GrouperBinding
+@testable import Timelines
+@testable import Reports
+@testable import Experiments
+@testable import Explore
+@testable import Shrink
 
 /// `shrink` keeps the cause of a failure: the settle period is never cut, no cut moves a
 /// window's end to the end of the run, and `--control VARIANT` keeps only scenarios the

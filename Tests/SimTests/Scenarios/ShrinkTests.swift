@@ -2,6 +2,17 @@ import Foundation
 import Testing
 import GrouperModel
 @testable import Scenarios
+@testable import Format
+@testable import Catalogs
+@testable import ScenarioFile
+@testable import Plan
+@testable import Execution
+@testable import GrouperBinding
+@testable import Timelines
+@testable import Reports
+@testable import Experiments
+@testable import Explore
+@testable import Shrink
 
 /// `grouper-sim shrink`: a planted failure (the no-recovery canary) shrinks to a small scenario
 /// that still fails the same checker; the same input gives the same file for any --jobs; a

@@ -2,6 +2,16 @@ import Foundation
 import Testing
 import SimKernel
 @testable import Scenarios
+@testable import Format
+@testable import ScenarioFile
+@testable import Plan
+@testable import Execution
+@testable import GrouperBinding
+@testable import Timelines
+@testable import Shrink
+@testable import Experiments
+@testable import Explore
+@testable import Reports
 
 /// The thesis-style transfer figure (upload and download side by side, bars stacked into
 /// data sync, secret sharing and network) and each results folder's index.html.

@@ -1,6 +1,17 @@
 import Foundation
 import Testing
 @testable import Scenarios
+@testable import Format
+@testable import Catalogs
+@testable import ScenarioFile
+@testable import Plan
+@testable import Execution
+@testable import GrouperBinding
+@testable import Timelines
+@testable import Reports
+@testable import Shrink
+@testable import Experiments
+@testable import Explore
 
 /// `messages_unrecoverable` counts what a member needed (issue 26 item 13), on a case worked by
 /// hand. f(2,3,3) with `check`: server 1 tampers with every share, so every receiver holds three

@@ -1,6 +1,16 @@
 import Foundation
 import Testing
 @testable import Scenarios
+@testable import Format
+@testable import ScenarioFile
+@testable import Plan
+@testable import Execution
+@testable import GrouperBinding
+@testable import Timelines
+@testable import Reports
+@testable import Shrink
+@testable import Experiments
+@testable import Explore
 
 /// `upload_failures` and `failed_uploads_rebuildable` count messages (each once),
 /// `upload_attempts_failed` counts attempts, `share_puts` counts shares stored (not refused

@@ -3,6 +3,17 @@ import Testing
 import SimKernel
 import GrouperModel
 @testable import Scenarios
+@testable import Format
+@testable import Catalogs
+@testable import ScenarioFile
+@testable import Plan
+@testable import Execution
+@testable import Timelines
+@testable import Reports
+@testable import Experiments
+@testable import Explore
+@testable import Shrink
+@testable import GrouperBinding
 
 /// Verdicts where features meet (issue 26): chunked delivery, devices outside the group on
 /// the central server, what `settle` ends, overlapping windows, and `validate`'s words.

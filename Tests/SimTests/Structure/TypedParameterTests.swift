@@ -3,6 +3,17 @@ import Testing
 import SimKernel
 @testable import GrouperModel
 @testable import Scenarios
+@testable import Format
+@testable import Catalogs
+@testable import ScenarioFile
+@testable import Plan
+@testable import Execution
+@testable import GrouperBinding
+@testable import Timelines
+@testable import Reports
+@testable import Shrink
+@testable import Experiments
+@testable import Explore
 
 /// Names, fingerprints and (k, n, s) are typed values, checked once and carried everywhere
 /// (issue #14, "Typed parameters").

@@ -1,6 +1,15 @@
 import Testing
 import SimKernel
 @testable import Scenarios
+@testable import Format
+@testable import ScenarioFile
+@testable import Execution
+@testable import GrouperBinding
+@testable import Timelines
+@testable import Reports
+@testable import Shrink
+@testable import Explore
+@testable import Experiments
 
 /// The equations' replications run as scenarios: their schedule becomes the scenario's
 /// `workload.writes` (played first) and `schedule` (played after, in list order), and the list

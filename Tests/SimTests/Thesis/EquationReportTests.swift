@@ -2,6 +2,15 @@ import Testing
 import Foundation
 import SimKernel
 @testable import Scenarios
+@testable import Format
+@testable import ScenarioFile
+@testable import Execution
+@testable import GrouperBinding
+@testable import Timelines
+@testable import Reports
+@testable import Shrink
+@testable import Experiments
+@testable import Explore
 
 /// What `equations` prints next to what: thesis values only for the F they are given for, and
 /// the ablation table's replications per row.

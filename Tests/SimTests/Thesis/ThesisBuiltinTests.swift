@@ -1,6 +1,15 @@
 import Foundation
 import Testing
 @testable import Scenarios
+@testable import Format
+@testable import ScenarioFile
+@testable import Execution
+@testable import GrouperBinding
+@testable import Timelines
+@testable import Reports
+@testable import Shrink
+@testable import Experiments
+@testable import Explore
 
 /// The thesis experiments as built-in scenario names, and the files under scenarios/ as copies.
 @Suite struct ThesisBuiltinTests {
@@ -65,7 +74,7 @@ import Testing
 
     /// `run NAME` writes exactly the bytes `reproduce` wrote to results/NAME (both record
     /// the built-in as `builtin:NAME`).
-    @Test func runByNameRebuildsTheCommittedResults() throws {
+    @Test(.tags(.slow)) func runByNameRebuildsTheCommittedResults() throws {
         let name = "thesis-fig6-2b"
         let out = ScenarioFixtures.tempDir("builtin-\(name)")
         let r = try CLIProcess.run(["run", name, "--out", out.path, "--jobs", "2"])

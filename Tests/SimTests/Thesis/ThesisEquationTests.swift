@@ -2,6 +2,16 @@ import Testing
 import Foundation
 import SimKernel
 @testable import Scenarios
+@testable import Format
+@testable import Catalogs
+@testable import ScenarioFile
+@testable import Execution
+@testable import GrouperBinding
+@testable import Timelines
+@testable import Reports
+@testable import Shrink
+@testable import Explore
+@testable import Experiments
 
 @Suite struct ThesisEquationTests {
     /// With F = 0 both models match 6.1–6.4 (and 6.5–6.8, which reduce to them) exactly.
@@ -98,7 +108,7 @@ import SimKernel
     /// replications; points run two at a time), and every CI is at most 15% of its mean, so
     /// agreement is not bought with a wide interval: a form 40% off fails at every point.
     /// EQUATION_GRID=full adds six larger points and raises the cap to 40 replications.
-    @Test func refinedFormsMatchTheSimulationOverAGrid() throws {
+    @Test(.tags(.slow)) func refinedFormsMatchTheSimulationOverAGrid() throws {
         let full = ProcessInfo.processInfo.environment["EQUATION_GRID"] == "full"
         let points = Self.grid + (full ? Self.fullGrid : [])
         let results = try ParallelRunner.map(points.indices.map { UInt64($0) }, jobs: 2) { i -> [EquationRow] in
@@ -149,7 +159,7 @@ import SimKernel
         #expect(try CLIProcess.run(args + ["--jobs", "2"]).stdout == r.stdout)
     }
 
-    @Test func ablationGoesFromThesisToProtocol() throws {
+    @Test(.tags(.slow)) func ablationGoesFromThesisToProtocol() throws {
         let r = try CLIProcess.run(["equations", "--ablation", "--D", "3", "--U", "4", "--F", "1", "--replications", "2"])
         #expect(r.status == 0)
         let rows = r.stdout.split(separator: "\n").filter { $0.hasPrefix("| ") && !$0.hasPrefix("| step") }

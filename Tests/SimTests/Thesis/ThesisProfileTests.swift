@@ -2,7 +2,16 @@ import Testing
 import SimKernel
 import GrouperModel
 @testable import Scenarios
-@testable import grouper_sim
+@testable import Format
+@testable import ScenarioFile
+@testable import Execution
+@testable import GrouperBinding
+@testable import Reports
+@testable import Shrink
+@testable import Experiments
+@testable import Explore
+@testable import Catalogs
+@testable import GrouperSimCLI
 
 /// The scenario catalog's profile rows are GrouperModel's constants read through one field table.
 @Suite struct ThesisProfileTests {

@@ -1,6 +1,15 @@
 import Testing
 import Foundation
 @testable import Scenarios
+@testable import Format
+@testable import ScenarioFile
+@testable import Execution
+@testable import GrouperBinding
+@testable import Timelines
+@testable import Reports
+@testable import Shrink
+@testable import Experiments
+@testable import Explore
 
 /// Shapes the thesis states for Fig 6.1 and Fig 6.2 a–c, asserted on data produced in
 /// process by the built-in scenarios (one replication per point: the runs are

@@ -1,11 +1,20 @@
 import Foundation
 import Testing
 @testable import Scenarios
-@testable import grouper_sim
+@testable import Format
+@testable import ScenarioFile
+@testable import Execution
+@testable import GrouperBinding
+@testable import Timelines
+@testable import Reports
+@testable import Shrink
+@testable import Experiments
+@testable import Explore
+@testable import GrouperSimCLI
 
 /// `grouper-sim timeline`: a page written for a good request, exit 2 and nothing written for
 /// bad input, and the line `run` prints beside a failing run's replay line.
-@Suite struct TimelineCLITests {
+@Suite(.tags(.slow)) struct TimelineCLITests {
     static func file(_ dir: URL) throws -> String {
         let path = dir.appendingPathComponent("loss.json").path
         try TimelineLayoutTests.lossText.write(toFile: path, atomically: true, encoding: .utf8)

@@ -88,7 +88,7 @@ extension RunCommand {
         let loaded = try scenario(o.files.first, recorded: h.scenarioFile, hash: h.scenarioHash, dir: dir, mode: "--resume")
         let models = try models(h.models, of: "\(dir).partial", o, mode: "--resume")
         let folder = ShardRun(scenario: h.applied(to: loaded), slice: slice, destination: dir, engine: h.engine,
-                              executor: executor ?? h.engine.executor, reuse: reusable(opened.records), partial: opened.run,
+                              executor: executor ?? h.engine.executor, reuse: RunContinuation.reusable(opened.records), partial: opened.run,
                               models: models)
         do { _ = try OutputSafety.checkFolder(dir, option: "--resume", writing: ResultOrigin(.shard, source: folder.scenario.source, engine: h.engine),
                                               replace: true) } catch {

@@ -1,5 +1,8 @@
 import SimKernel
 import GrouperModel
+import ScenarioFile
+import Plan
+import Execution
 
 /// The binding of a scenario with `"architecture": "central"` to the central-server model
 /// (`CentralSystem`): the same devices, workload, churn, faults (server 1), profiles and

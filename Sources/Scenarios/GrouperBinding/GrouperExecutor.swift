@@ -1,5 +1,9 @@
 import SimKernel
 import GrouperModel
+import Catalogs
+import ScenarioFile
+import Plan
+import Execution
 
 /// The binding of a scenario to the Grouper protocol model (GrouperModel):
 /// ScenarioSpec → `SystemConfig` + workload/churn/fault commands → run →
@@ -124,19 +128,4 @@ public struct GrouperExecutor: RunExecutor {
     }
 
     static func nanos(_ seconds: Double) -> Int64 { ProfileCatalog.Field.roundedNanos(seconds) }
-}
-
-/// Which executor `grouper-sim run` uses.
-public enum Engine: String, CaseIterable, Sendable {
-    /// The real protocol model.
-    case grouper
-    /// `SyntheticExecutor`: a deterministic stand-in for testing the pipeline.
-    case synthetic
-
-    public var executor: any RunExecutor {
-        switch self {
-        case .grouper: return GrouperExecutor()
-        case .synthetic: return SyntheticExecutor()
-        }
-    }
 }

@@ -34,7 +34,7 @@ extension RunCommand {
             folder = try resumed(opened.header, o, dir: dir, executor: executor)
             folder.models = try models(opened.header.models, of: partialURL.path, o, mode: "--resume")
             folder.partial = opened.run
-            folder.reuse = reusable(opened.records + (sameRun(finished, opened.header)?.records ?? []))
+            folder.reuse = RunContinuation.reusable(opened.records + (RunContinuation.sameRun(finished, opened.header)?.records ?? []))
         } else if let finished {
             guard let more = o.addReplications else {
                 let file = finished.scenarioFile.hasPrefix("builtin:") ? "" : InterruptNotice.shellQuoted(o.files.first ?? finished.scenarioFile) + " "
@@ -72,17 +72,9 @@ extension RunCommand {
         return report(failures: records, scenario: folder.scenario, used, io: io)
     }
 
-    /// The model identities of a continued run: those `recorded` plus this build's. Refused
-    /// (exit 2, naming both) when they differ, unless `--allow-model-mix`.
+    /// The model identities of a continued run (`RunContinuation.models`).
     static func models(_ recorded: [String], of what: String, _ o: RunOptions, mode: String) throws -> [String] {
-        let current = ModelIdentity.current
-        if recorded == [current] { return recorded }
-        guard o.allowModelMix else {
-            throw CLIError("run: \(what) holds runs of \(ModelIdentity.describe(recorded)); this grouper-sim is model \(current), "
-                + "another build whose numbers may differ, and \(mode) would mix both in one result. Run it again into a new folder, "
-                + "or add \(ModelIdentity.mixOption) to mix them (the manifest then lists every model); nothing was written")
-        }
-        return Array(Set(recorded + [current])).sorted()
+        do { return try RunContinuation.models(recorded, of: what, allowMix: o.allowModelMix, mode: mode) } catch { throw CLIError("run: \(error)") }
     }
 
     /// Records a resumed partial folder's models in its header before any run, so that a
@@ -102,50 +94,15 @@ extension RunCommand {
 
     /// A finished result with `more` replications per point; its records are reused.
     static func extended(_ f: FinishedResult, by more: Int, _ o: RunOptions, dir: String, executor: (any RunExecutor)?) throws -> FolderRun {
-        guard let reps = f.replications else {
-            throw CLIError("run: \(dir) was run with a precision target, which decides each point's replications; "
-                + "--add-replications extends runs with a fixed count (run again with a smaller --precision into a new folder)")
-        }
-        guard reps + more <= 100_000 else { throw CLIError("run: --add-replications: \(reps) + \(more) replications exceed 100000") }
-        let loaded = try scenario(o.files.first, recorded: f.scenarioFile, hash: f.scenarioHash, dir: dir, mode: "--add-replications")
-        let scenario = loaded.overriding(seed: f.seed, replications: reps + more)
-        guard f.records.count == scenario.points.count * reps else {
-            throw CLIError("run: \(dir)/\(ResultSet.recordsFileName) holds \(f.records.count) runs, expected \(scenario.points.count) points × \(reps); run it again")
-        }
+        let scenario: LoadedScenario
+        do { scenario = try RunContinuation.extended(f, by: more, file: o.files.first, dir: dir) } catch { throw CLIError("run: \(error)") }
         return FolderRun(scenario: scenario, destination: dir, engine: f.engine, executor: executor ?? f.engine.executor,
-                         reuse: reusable(f.records))
-    }
-
-    /// The finished result's records when it ran the same scenario, seed and engine as `h`
-    /// (an interrupted `--add-replications` extends it).
-    static func sameRun(_ f: FinishedResult?, _ h: PartialRun.Header) -> FinishedResult? {
-        guard let f, f.scenarioHash == h.scenarioHash, f.seed == h.seed, f.engine == h.engine, f.replications != nil,
-              h.replications != nil else { return nil }
-        return f
-    }
-
-    static func reusable(_ records: [RunRecord]) -> [RunKey: RunRecord] {
-        var out: [RunKey: RunRecord] = [:]
-        for r in records { out[RunKey(point: r.point, replication: r.replication)] = r }
-        return out
+                         reuse: RunContinuation.reusable(f.records))
     }
 
     /// The scenario FILE (or the recorded built-in), refused when it is not the one `dir` ran.
     static func scenario(_ file: String?, recorded: String, hash: UInt64, dir: String, mode: String) throws -> LoadedScenario {
-        let builtin = recorded.hasPrefix("builtin:") ? String(recorded.dropFirst(8)) : nil
-        guard let argument = file ?? builtin else {
-            throw CLIError("run: \(dir) was run from the scenario file \(recorded); give it: `grouper-sim run \(recorded) \(mode) …`")
-        }
-        let loaded: LoadedScenario
-        do { loaded = try ScenarioLoader.load(BuiltinScenarios.resolve(argument)) } catch {
-            throw CLIError("run: \(error.issues.map(\.description).joined(separator: "\n"))")
-        }
-        let now = StableHash.fnv1a64(bytes: loaded.source.bytes)
-        guard now == hash else {
-            throw CLIError("run: \(argument) is not the scenario \(dir) was run from (\(recorded), FNV-1a 64 \(StableHash.hex(hash)) in its manifest; "
-                + "this file's is \(StableHash.hex(now))): a changed scenario cannot continue earlier runs. Run it into a new folder; nothing was written")
-        }
-        return loaded
+        do { return try RunContinuation.scenario(file, recorded: recorded, hash: hash, dir: dir, mode: mode) } catch { throw CLIError("run: \(error)") }
     }
 }
 
@@ -176,18 +133,7 @@ extension RunCommand {
             r.startOrContinue = false
             return r
         }
-        var differs: [String] = []
-        if mine.scenarioHash != theirs.scenarioHash || mine.scenarioBytes != theirs.scenarioBytes {
-            differs.append("scenario (\(theirs.scenarioFile) there, FNV-1a 64 \(StableHash.hex(theirs.scenarioHash)); this one \(StableHash.hex(mine.scenarioHash)))")
-        }
-        if mine.engine != theirs.engine { differs.append("engine (\(theirs.engine.rawValue) there)") }
-        if mine.seed != theirs.seed { differs.append("seed (\(theirs.seed) there)") }
-        if mine.replications != theirs.replications { differs.append("replications (\(theirs.replications.map(String.init) ?? "a precision target") there)") }
-        if mine.precision != theirs.precision { differs.append("precision (\(theirs.precision.map { "\($0)" } ?? "none") there)") }
-        if mine.precisionMetrics != theirs.precisionMetrics, mine.precision != nil, theirs.precision != nil {
-            differs.append("precision metrics (\((theirs.precisionMetrics ?? []).joined(separator: ",")) there)")
-        }
-        if mine.shard != theirs.shard { differs.append("shard (\(theirs.shard.map { "\($0.index)/\($0.count) with its overrides" } ?? "none") there)") }
+        let differs = RunContinuation.differences(mine, theirs)
         throw CLIError("run: --continue: \(url.path) holds an unfinished run of another command into \(dir), which differs in its "
             + differs.joined(separator: ", ") + "; resume it with `grouper-sim run \(theirs.scenarioFile) --resume \(dir)`, "
             + "or remove \(url.path) to start again; nothing was written")

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import SimKernel
+import SimJSON
 
 @Suite("JSON string escaping") struct JSONStringTests {
     @Test func escapesOnlyWhatJSONRequires() {
