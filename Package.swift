@@ -44,7 +44,7 @@ let package = Package(
                 path: "Sources/Scenarios/GrouperBinding", swiftSettings: uncheckedInRelease),
         .target(name: "Timelines", dependencies: ["ScenarioFile", "Plan", "Execution", "GrouperBinding", "SimKernel", "SimJSON", "GrouperModel"],
                 path: "Sources/Scenarios/Timeline", swiftSettings: uncheckedInRelease),
-        .target(name: "Reports", dependencies: ["Format", "Catalogs", "ScenarioFile", "Plan", "Execution", "GrouperBinding", "SimKernel", "GrouperModel"],
+        .target(name: "Reports", dependencies: ["Format", "Catalogs", "ScenarioFile", "Plan", "Execution", "GrouperBinding", "Timelines", "SimKernel", "GrouperModel"],
                 path: "Sources/Scenarios/Reports", swiftSettings: uncheckedInRelease),
         .target(name: "Shrink", dependencies: ["ScenarioFile", "Plan", "Execution", "GrouperBinding", "SimKernel", "GrouperModel"],
                 path: "Sources/Scenarios/Shrink", swiftSettings: uncheckedInRelease),

@@ -1,5 +1,6 @@
 import SimKernel
 import Execution
+import Format
 
 /// The ablation: one `EquationResult` per step, from `--model thesis` to `--model protocol`.
 public struct EquationAblation: Sendable {

@@ -1,3 +1,7 @@
+import SimKernel
+import Plan
+import Timelines
+
 /// Timeline pages in a results folder: the first failing runs drawn as `grouper-sim timeline`
 /// draws them (docs/timeline.md), linked from `index.html`.
 extension ResultSet {
