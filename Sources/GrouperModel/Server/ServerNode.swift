@@ -18,7 +18,7 @@ final class ServerNode: SimComponent {
     /// not part of the fingerprint.
     private(set) var heldShares = TimeWeightedAverage()
     /// Bytes of the shares held over time, kept only with `config.trackExposure`.
-    private(set) var heldBytes = TimeWeightedAverage()
+    var heldBytes = TimeWeightedAverage()
     /// Hostile behaviours active now (issue #11); empty for an honest server.
     var misbehaviours = ActiveMisbehaviours()
     /// `keep` / `early-delete` behaviours this server ever had, for the TTL checker's findings.
@@ -27,6 +27,10 @@ final class ServerNode: SimComponent {
     var staleShares: [Int: [UInt8]] = [:]
     /// Message ids this server holds shares of (sorted), when it is in a coalition; else nil.
     var coalitionHeld: [String]?
+    /// With `server.holdings`: the message ids held after the last event, and the costed
+    /// bytes of the held shares (`SharedStores.costed`, per share).
+    var heldIDs: Set<String> = []
+    var heldCostedBytes = 0
     /// Shares a `keep` server served or held past TTL + sweep period.
     var keptPastTTL = 0
     /// Devices of the nodes a requester's last multicast notification went to.
@@ -70,6 +74,7 @@ final class ServerNode: SimComponent {
         default: break
         }
         heldShares.set(Double(server.shares.count), at: sim.now)
+        if server.holdings != nil { observeHoldingChanges(sim.now); return }
         if world.config.trackExposure { heldBytes.set(Double(server.shares.reduce(0) { $0 + $1.share.count + world.stores.costed($1.messageID) }), at: sim.now) }
         if coalitionHeld != nil { trackCoalitionHoldings(sim.now) }
     }

@@ -32,7 +32,12 @@ public final class GrouperSystem {
         world = World(config: config, scheme: scheme, streams: sim.streams)
         for j in 0..<config.servers {
             let node = ServerNode(index: j, world: world, rng: sim.randomStream(for: "server-\(j)"))
-            if world.record.coalitions.isMember(j) || config.trackExposure { node.coalitionHeld = [] }
+            if world.record.coalitions.isMember(j) || config.trackExposure {
+                node.coalitionHeld = []
+                // Compact bookkeeping reads what the server holds from a tally kept on every
+                // store and deletion; plain bookkeeping passes over the shares after each event.
+                if config.compactState { node.server.holdings = HoldingsTally() }
+            }
             world.serverNodes.append(node)
             world.serverComponents.append(sim.add(node))
         }

@@ -57,6 +57,11 @@ import GrouperModel
         var mine = found
         mine.findings = found.findings.filter { $0.oracle == oracle }
         let shrunk = try #require(try explorer.shrink(mine, jobs: 2), "\(bug.rawValue): case \(found.index) did not shrink")
+        // The shrink's runs keep the case's event budget: with a budget of one event none can run.
+        #expect(mine.budget > 1)
+        var starved = mine
+        starved.budget = 1
+        #expect((try? explorer.shrink(starved, jobs: 2)) == nil, "\(bug.rawValue): the shrink ran past the case's budget")
         #expect(shrunk.oracle == oracle)
         #expect(shrunk.spec.group.devices <= 4, "\(bug.rawValue): shrunk to \(ScenarioShrinker.size(shrunk.spec))")
         // The shrunk file reads back and still fails with the plant, and passes without it.
