@@ -1,7 +1,7 @@
 import SimKernel
 
 /// Safety: must never happen. Liveness: must eventually happen (given enough quiet time).
-/// Server: a finding about a misbehaving server (issue #11), not a protocol failure.
+/// Server: a finding about a misbehaving server (docs/adversaries.md), not a protocol failure.
 public enum CheckKind: String, Sendable { case safety, liveness, server }
 
 /// One protocol failure found by a checker.

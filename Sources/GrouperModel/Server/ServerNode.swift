@@ -19,7 +19,7 @@ final class ServerNode: SimComponent {
     private(set) var heldShares = TimeWeightedAverage()
     /// Bytes of the shares held over time, kept only with `config.trackExposure`.
     private(set) var heldBytes = TimeWeightedAverage()
-    /// Hostile behaviours active now (issue #11); empty for an honest server.
+    /// Hostile behaviours active now (docs/adversaries.md); empty for an honest server.
     var misbehaviours = ActiveMisbehaviours()
     /// `keep` / `early-delete` behaviours this server ever had, for the TTL checker's findings.
     var ttlMisbehaviours: [ServerMisbehaviour] = []
@@ -54,8 +54,8 @@ final class ServerNode: SimComponent {
             sim.schedule(.sweep, to: world.serverComponents[index], after: world.config.sweepPeriod)
         case .serverCommand(.setState(let change, let reason)):
             // Down while any reason holds (overlapping windows nest). A server coming back up
-            // catches up on expired shares before serving, as a restart does: it did not sweep
-            // while down.
+            // sweeps before serving, as a restart does, so it serves no share that expired since
+            // its last periodic sweep.
             let s = down.set(reason, change == .up ? nil : change) ?? .up
             if s == .up && state != .up && sweepEnabled && !misbehaviours.keep { server.sweep(now: sweepTime(sim.now)) }
             state = s
