@@ -114,7 +114,7 @@ extension GrouperSystem {
         for s in world.serverNodes where !s.ttlMisbehaviours.contains(.keep) {
             if let oldest = s.server.oldestSaveAt, sim.now - oldest > limit {
                 out.append(CheckFinding(checker: .ttl, kind: .safety,
-                                        message: "server \(s.index) holds a share saved at \(oldest) at \(sim.now), "
+                                        message: "server \(serverNumber(s.index)) holds a share saved at \(oldest) at \(sim.now), "
                                             + "older than TTL + sweep period \(limit)", messageIDs: []))
             }
         }

@@ -34,7 +34,7 @@ final class ServerNode: SimComponent {
 
     init(index: Int, world: World, rng: Xoshiro256StarStar) {
         self.index = index
-        self.name = "server-\(index)"
+        self.name = "server-\(serverNumber(index))"
         self.world = world
         self.server = UntrustedServer(index: index, rng: rng, keying: world.config.variant.shareKeying)
         server.incrementalLists = world.config.compactState
@@ -134,7 +134,7 @@ final class ServerNode: SimComponent {
 
     func sweep(_ now: SimTime) {
         if let oldest = server.oldestSaveAt, now - oldest > world.config.ttl + world.config.sweepPeriod {
-            ttlViolation("server \(index) held a share saved at \(oldest) at \(now), "
+            ttlViolation("server \(serverNumber(index)) held a share saved at \(oldest) at \(now), "
                 + "older than TTL \(world.config.ttl) + sweep period \(world.config.sweepPeriod)")
         }
         server.sweep(now: sweepTime(now))
@@ -145,7 +145,7 @@ final class ServerNode: SimComponent {
     func checkTTL(_ ss: ShareDownloads, now: SimTime) {
         let limit = world.config.ttl + world.config.sweepPeriod
         for s in ss where now - s.saveAt > limit {
-            ttlViolation("server \(index) served share \(s.shareID) of message \(s.messageID) "
+            ttlViolation("server \(serverNumber(index)) served share \(s.shareID) of message \(s.messageID) "
                 + "saved at \(s.saveAt) at \(now), older than TTL + sweep period \(limit)")
         }
     }
