@@ -1,6 +1,6 @@
 import SimKernel
 
-/// How a hostile server (issue #11) changes what it serves and stores. The honest service
+/// How a hostile server (docs/adversaries.md) changes what it serves and stores. The honest service
 /// (`UntrustedServer`) runs unchanged; the server node rewrites its replies, remembers
 /// replaced shares for `stale`, and shifts or skips its TTL sweep for `early-delete`/`keep`.
 extension ServerNode {

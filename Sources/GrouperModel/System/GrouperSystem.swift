@@ -138,7 +138,7 @@ public final class GrouperSystem {
         precondition(world.serverComponents.indices.contains(server), "server \(server) out of range")
         sim.schedule(.serverCommand(.setState(state, reason: reason)), to: world.serverComponents[server], at: at(t))
     }
-    /// Switches hostile behaviour `id` on a server on (or off with nil) at `t` (issue #11).
+    /// Switches hostile behaviour `id` on a server on (or off with nil) at `t` (docs/adversaries.md).
     public func setMisbehaviour(_ behaviour: ServerMisbehaviour?, id: Int, server: Int, at t: SimTime) {
         precondition(world.serverComponents.indices.contains(server), "server \(server) out of range")
         world.record.verifyDeliveries = true

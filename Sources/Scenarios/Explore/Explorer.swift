@@ -93,7 +93,7 @@ public struct Explorer: Sendable {
 
     func run(index: Int, text: String, loaded: LoadedScenario, estimate: Double) -> ExploreCase {
         var spec = loaded.base
-        spec.metrics = MetricCatalog.all.map(\.name)
+        spec.metrics = MetricCatalog.all.map(\.id)
         spec.require = CheckerName.allCases
         var traits = CaseTraits(spec)
         if loaded.warnings.contains(where: { !$0.contains("plaintext") }) { traits.mustConverge = false }
@@ -114,7 +114,7 @@ public struct Explorer: Sendable {
             c.findings = [ExploreFinding(oracle: .runs, message: "internal error (exit 3): \(error)", checker: nil)]
             return c
         }
-        c.events = outcome.metrics.first { $0.name == MetricName.events.rawValue }?.value ?? 0
+        c.events = outcome.metrics.first { $0.name == .events }?.value ?? 0
         c.findings = ExploreOracles.judge(outcome, traits)
         if traits.judgesReuploads { c.judged.append(.reuploads) }
         c.findings += differential(index: index, resolved, outcome, traits, judged: &c.judged)
@@ -293,7 +293,7 @@ extension Explorer {
     public func shrink(_ c: ExploreCase, jobs: Int = 1) throws -> ShrunkCase? {
         guard let loaded = try? ScenarioLoader.load(ScenarioSource(label: "case-\(c.index).json", text: c.text)) else { return nil }
         var spec = loaded.base
-        spec.metrics = MetricCatalog.all.map(\.name)
+        spec.metrics = MetricCatalog.all.map(\.id)
         spec.require = CheckerName.allCases
         var shrinker = ScenarioShrinker(jobs: jobs)
         let bounded: any RunExecutor = c.budget > 0 ? BudgetedExecutor(base: executor, budget: c.budget) : executor

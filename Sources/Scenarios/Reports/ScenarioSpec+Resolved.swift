@@ -18,7 +18,7 @@ extension ScenarioSpec {
             ("workload", workloadJSON), ("churn", churnJSON), ("faults", .array(faults.map(Self.faultJSON))),
             ("profiles", .object([("device", Self.profileJSON(profiles.device)), ("network", Self.profileJSON(profiles.network)),
                                   ("server", Self.profileJSON(profiles.server))])),
-            ("metrics", .array(metrics.map { .string($0) })),
+            ("metrics", .array(metrics.map { .string($0.rawValue) })),
             ("require", .array(require.map { .string($0.rawValue) })),
         ]
         if deviceStore != DeviceStoreConfig() {   // absent when plain with the default iterations

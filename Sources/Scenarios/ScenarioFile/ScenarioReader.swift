@@ -225,15 +225,21 @@ package struct ScenarioReader {
         return out.count == items.count ? out : nil
     }
 
-    func readMetrics(_ n: Node?, names: [String] = MetricCatalog.all.map(\.name)) -> [String]? {
+    func readMetrics(_ n: Node?) -> [MetricName]? {
         guard let n else { return MetricCatalog.defaults }
+        return readNames(n, MetricName.self)
+    }
+
+    /// A non-empty list of distinct names of `E` (metrics or series), each parsed once here:
+    /// an unknown name is an issue at its path, with did-you-mean.
+    func readNames<E: RawRepresentable & CaseIterable & Equatable>(_ n: Node, _: E.Type) -> [E]? where E.RawValue == String {
         guard case .array(let items) = n.value, !items.isEmpty else {
             n.fail("a non-empty list of metric names (see `grouper-sim list`)"); return nil
         }
-        var out: [String] = []
+        var out: [E] = []
         for (i, item) in items.enumerated() {
             let m = Node(value: item, path: n.index(i), sink: sink)
-            guard let name = m.choice(names) else { continue }
+            guard let name = m.choice(E.self) else { continue }
             if out.contains(name) { m.fail("a metric not listed before") } else { out.append(name) }
         }
         return out.count == items.count ? out : nil
@@ -246,7 +252,7 @@ package struct ScenarioReader {
         let before = sink.count
         let every = o.required("every", "the sampling interval, " + Node.durationHelp).flatMap { $0.duration(positive: true) }
         let names = o.required("metrics", "a non-empty list of series names (see `grouper-sim list`)").flatMap {
-            readMetrics($0, names: SeriesCatalog.all.map(\.name))?.compactMap(SeriesName.init(rawValue:))
+            readNames($0, SeriesName.self)
         }
         if let every, let d = duration {
             if every > d {

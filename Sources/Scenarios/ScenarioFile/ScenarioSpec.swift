@@ -23,7 +23,7 @@ public struct ScenarioSpec: Equatable, Sendable {
     public var profiles: ProfileSet
     public var sweep: [SweepAxis]
     /// Metric names from `MetricCatalog`, in report order.
-    public var metrics: [String]
+    public var metrics: [MetricName]
     /// Values sampled over time in each run (`series.csv`), if asked.
     public var series: SeriesSpec?
     /// Checkers whose failure fails the run (exit code 1 for safety, 4 for liveness only); the

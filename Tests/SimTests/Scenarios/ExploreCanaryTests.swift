@@ -19,7 +19,7 @@ import GrouperModel
 /// search from a fixed seed finds it with the oracle meant to catch it, and shrinks the case to
 /// a scenario of a few devices. The same cases with nothing planted find nothing (so the
 /// finding is the planted fault's, not a fault of the model).
-@Suite(.serialized) struct ExploreCanaryTests {
+@Suite(.serialized, .tags(.slow)) struct ExploreCanaryTests {
     /// Small cases only: a debug build runs them ten times slower than a release build.
     static let maxEvents = 20_000.0
 

@@ -47,7 +47,7 @@ import SimKernel
         #expect(r0.replications == 1, "the F = 0 shortcut: one replication is exact")
     }
 
-    @Test func ablationRowsSayHowManyReplicationsTheyUsed() throws {
+    @Test(.tags(.slow)) func ablationRowsSayHowManyReplicationsTheyUsed() throws {
         var p = Self.params(offline: 1)
         p.model = .protocol
         p.replications = 1
