@@ -29,7 +29,10 @@ public struct EquationAssumptions: Equatable, Hashable, Sendable {
 
     /// The model name when this is one of the two presets.
     public var modelName: String {
-        self == .thesis ? "thesis" : self == .protocol ? "protocol" : "ablation"
+        var span = self
+        span.resendHoles = false
+        return self == .thesis ? "thesis" : self == .protocol ? "protocol"
+            : span == .protocol ? "protocol-holes" : "ablation"
     }
 
     /// Time-average number of offline devices for F and L/T.

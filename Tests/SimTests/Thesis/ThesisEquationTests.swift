@@ -128,7 +128,9 @@ import SimKernel
 
     @Test func badArgumentsExitTwoNamingTheOption() throws {
         for (args, name) in [(["--D", "0"], "--D"), (["--F", "10"], "--F"), (["--T", "abc"], "--T"),
-                             (["--variant", "x"], "--variant"), (["--Q", "1"], "--Q"), (["--model", "x"], "--model")] {
+                             (["--variant", "x"], "--variant"), (["--Q", "1"], "--Q"), (["--model", "x"], "--model"),
+                             (["--resend-ranges", "gaps"], "--resend-ranges"),
+                             (["--model", "thesis", "--resend-ranges", "holes"], "--resend-ranges")] {
             let r = try CLIProcess.run(["equations"] + args)
             #expect(r.status == 2, "\(args)")
             #expect(r.stderr.contains(name), "\(args): \(r.stderr)")
