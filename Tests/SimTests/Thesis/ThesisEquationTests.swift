@@ -165,8 +165,9 @@ import SimKernel
         let r = try CLIProcess.run(["equations", "--ablation", "--D", "3", "--U", "4", "--F", "1", "--replications", "2"])
         #expect(r.status == 0)
         let rows = r.stdout.split(separator: "\n").filter { $0.hasPrefix("| ") && !$0.hasPrefix("| step") }
-        #expect(rows.count == 7)
+        #expect(rows.count == 8)
         #expect(rows[1].contains("--model thesis") && rows[1].contains("| 4 ± 0 |"))
-        #expect(rows.last?.contains("--model protocol") == true)
+        #expect(rows[6].contains("--model protocol"))
+        #expect(rows.last?.contains("resend_ranges \"holes\"") == true)
     }
 }
