@@ -91,9 +91,10 @@ extension DeviceNode {
         kickOutbox(ctx)
     }
 
-    /// Asks `sender` (a node id) to resend `range`.
-    func sendResendRequest(to sender: String, range: ClosedRange<Int>, _ ctx: some DeviceContext) {
-        let m = makeMessage(.resend, content: DeliveryState.formatRange(range), sequence: 0, objectID: "",
+    /// Asks `sender` (a node id) to resend `range` (only its `holes` when given).
+    func sendResendRequest(to sender: String, range: ClosedRange<Int>, holes: [ClosedRange<Int>]? = nil,
+                           _ ctx: some DeviceContext) {
+        let m = makeMessage(.resend, content: DeliveryState.formatRanges(range, holes: holes), sequence: 0, objectID: "",
                             receiver: sender, ctx)
         ctx.count(.resendRequests, type: .resend)
         ctx.log("create resend(\(m.content)) to \(directory.name(ofNode: sender))")

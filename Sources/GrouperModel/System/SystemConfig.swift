@@ -124,6 +124,9 @@ public struct SystemConfig: Equatable, Sendable {
     /// TTL, it is re-uploaded once as a multicast instead of once more per requester; nil =
     /// always to the requester only (the thesis). Not in the published client.
     public var resendMulticastAfter: Int? = nil
+    /// What a resend request asks for: one inclusive range from the first to the last missing
+    /// sequence (`.span`, the thesis) or the list of missing ranges (`.holes`).
+    public var resendRanges: ResendRanges = .span
     /// A request without an answer after this long fails (blackholed server).
     public var requestTimeout: SimDuration
     /// At most this many messages per `transfer/put` request (thesis: 100).

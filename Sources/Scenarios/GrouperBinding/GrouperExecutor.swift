@@ -115,6 +115,7 @@ public struct GrouperExecutor: RunExecutor {
         if p.variant == .asBuilt { c.asBuilt.retryOnlyOnLaunch = p.unsentRetryPeriod == nil }
         c.resendRetry = p.resendRetry
         c.resendMulticastAfter = p.resendMulticastAfter
+        c.resendRanges = p.resendRanges
         c.rebuild = p.rebuild
         c.recovery = p.recovery
         c.chunking = spec.workload.chunking

@@ -76,7 +76,8 @@ extension ScenarioSpec {
             ("unsent_retry", p.unsentRetryPeriod.map(Self.duration) ?? .string("on-reconnect")),
             ("rebuild", .string(p.rebuild.rawValue)),
         ] + (p.resendMulticastAfter.map { [("resend_multicast_after", Self.int($0))] } ?? [])
-          + (p.recovery == RecoveryOptions() ? [] : [("recovery", Self.recoveryJSON(p.recovery))]))
+          + (p.recovery == RecoveryOptions() ? [] : [("recovery", Self.recoveryJSON(p.recovery))])
+          + (p.resendRanges == .span ? [] : [("resend_ranges", .string(p.resendRanges.rawValue))]))
     }
 
     static func recoveryJSON(_ r: RecoveryOptions) -> JSONValue {

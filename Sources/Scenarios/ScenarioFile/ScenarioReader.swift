@@ -174,7 +174,7 @@ package struct ScenarioReader {
         let defaultConfirm = defaults.confirm, defaultReceive = defaults.receive
         guard let n else { return defaults }
         guard let o = ObjectReader(n, allowed: ["variant", "confirm", "receive", "resend_retry", "unsent_retry",
-                                                "resend_multicast_after", "rebuild", "recovery"]) else { return nil }
+                                                "resend_multicast_after", "rebuild", "recovery", "resend_ranges"]) else { return nil }
         let rebuild = o.optional("rebuild").map { $0.choice(RebuildPolicy.allCases.map(\.rawValue)).flatMap(RebuildPolicy.init) } ?? .firstK
         let before = sink.count
         let variant = o.optional("variant").map { $0.choice(ProtocolVariant.allCases.map(\.rawValue)).flatMap(ProtocolVariant.init) } ?? .thesis
@@ -205,10 +205,12 @@ package struct ScenarioReader {
         }
         let shared = o.optional("resend_multicast_after").map { $0.int(in: 1...1000) } ?? .some(nil)
         let recovery = o.optional("recovery").map(readRecovery) ?? RecoveryOptions()
+        let ranges = o.optional("resend_ranges").map { $0.choice(ResendRanges.allCases.map(\.rawValue)).flatMap(ResendRanges.init) } ?? .span
         guard sink.count == before, let variant, let confirm, let receive, let resendRetry, let unsent, let shared,
-              let rebuild, let recovery else { return nil }
+              let rebuild, let recovery, let ranges else { return nil }
         return ProtocolSpec(variant: variant, confirm: confirm, receive: receive, resendRetry: resendRetry,
-                            resendMulticastAfter: shared, unsentRetryPeriod: unsent, rebuild: rebuild, recovery: recovery)
+                            resendMulticastAfter: shared, unsentRetryPeriod: unsent, rebuild: rebuild, recovery: recovery,
+                            resendRanges: ranges)
     }
 
     func readRequire(_ n: Node?) -> [CheckerName]? {

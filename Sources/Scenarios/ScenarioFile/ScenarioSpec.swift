@@ -123,6 +123,8 @@ public struct ProtocolSpec: Equatable, Sendable {
     public var rebuild: RebuildPolicy = .firstK
     /// The thesis model's recovery switches (docs/equations.md); the default is the protocol.
     public var recovery = RecoveryOptions()
+    /// What a resend request asks for: the span first…last missing (the thesis) or the holes.
+    public var resendRanges: ResendRanges = .span
 }
 
 extension ProtocolSpec {
