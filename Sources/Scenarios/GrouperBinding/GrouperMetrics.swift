@@ -156,17 +156,22 @@ struct GrouperSeries {
     }
 
     /// Runs every event up to and including `time`, sampling at each sample time on the way.
-    /// With `progress`, runs in steps of 1% of `end` and reports the fraction done after each
-    /// (stepping, like sampling, processes exactly the same events).
-    mutating func run(until time: SimTime, end: SimTime, progress: (@Sendable (Double) -> Void)?) {
-        guard let progress, end > .zero else { return run(until: time) }
+    /// With `progress` or `stop`, runs in steps of 1% of `end`, reports the fraction done after
+    /// each and asks `stop` whether to give up (stepping, like sampling, processes exactly the
+    /// same events). Returns false when `stop` gave the run up before `time`.
+    @discardableResult
+    mutating func run(until time: SimTime, end: SimTime, progress: (@Sendable (Double) -> Void)?,
+                      stop: (@Sendable () -> Bool)? = nil) -> Bool {
+        guard progress != nil || stop != nil, end > .zero else { run(until: time); return true }
         let step = max(1, end.nanoseconds / 100)
         var t = clock()
         while t < time {
+            if stop?() == true { return false }
             t = min(time, SimTime.zero + SimDuration(nanoseconds: (t.nanoseconds / step + 1) * step))
             run(until: t)
-            progress(Double(t.nanoseconds) / Double(end.nanoseconds))
+            progress?(Double(t.nanoseconds) / Double(end.nanoseconds))
         }
+        return true
     }
 
     mutating func run(until time: SimTime) {
