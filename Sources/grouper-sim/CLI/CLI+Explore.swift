@@ -30,7 +30,8 @@ extension GrouperCLI {
 
             OPTIONS:
               --cases N       cases to draw (default 100)
-              --seconds S     draw cases until S seconds of wall-clock time passed instead
+              --seconds S     draw cases until S seconds of wall-clock time passed instead;
+                              cases still running then are given up and not counted
               --from I        start at case I (default 0): --from 212 --cases 1 redraws case
                               212 alone; searches split by --from cover disjoint cases
               --seed S        the search's seed (default 1)
@@ -174,10 +175,9 @@ public enum ExploreCommand {
                        + "\(Int(Date().timeIntervalSince(start))) s\n")
             }
         }
-        if let slowest {
-            io.err("explore: the slowest case was case \(slowest.index) (\(Int(slowest.seconds.rounded())) s)"
-                   + (tally.stopped > 0 ? "; \(tally.stopped) cases running or waiting at the end of --seconds were given up, not counted" : "")
-                   + "\n")
+        if let slowest { io.err("explore: the slowest case was case \(slowest.index) (\(Int(slowest.seconds.rounded())) s)\n") }
+        if tally.stopped > 0 {
+            io.err("explore: \(tally.stopped) cases running or waiting when --seconds ran out were given up, not counted\n")
         }
         try write(found, tally: tally, options: o, dir: dir, outPath: outPath, io: io,
                   seconds: Date().timeIntervalSince(start), explorer: explorer)
