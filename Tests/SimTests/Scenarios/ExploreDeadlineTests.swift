@@ -50,24 +50,24 @@ import GrouperModel
     }
 
     @Test func aCaseRunningAtTheDeadlineIsStoppedNotAFinding() {
+        // Case 0 has several runs (the first, the differentials, the determinism re-run).
         var explorer = Explorer(profile: .all, seed: 5)
-        let plain = explorer.explore(case: 0)
-        #expect(plain.status == .ran)
-        // Stopped in the middle of its first run, at its determinism re-run (case 0 has one),
-        // or before it began: never a finding, always `.stopped`.
-        for after in [0, 30, 150] {
-            let stop = StopAfter(after: after)
-            explorer.shouldStop = { stop.ask() }
-            let c = explorer.explore(case: 0)
-            #expect(c.status == .stopped, "stopped after \(after) questions: \(c.status)")
-            #expect(c.findings.isEmpty)
-        }
-        // Asked and never told: the same verdicts as without the question.
         let never = StopAfter(after: .max)
         explorer.shouldStop = { never.ask() }
         let asked = explorer.explore(case: 0)
-        #expect(asked.status == .ran && asked.events == plain.events && asked.judged == plain.judged)
-        #expect(never.questions > 100)
+        #expect(asked.status == .ran && asked.findings.isEmpty)
+        let questions = never.questions
+        #expect(questions > 200, "more than one run asked")
+        // Told before it began, in its first run, or at the last step of its last run (the
+        // determinism re-run, whose failure would otherwise read as a finding; the question
+        // after it is the case's own at its end): never a finding, always `.stopped`.
+        for after in [0, 30, questions - 2] {
+            let stop = StopAfter(after: after)
+            explorer.shouldStop = { stop.ask() }
+            let c = explorer.explore(case: 0)
+            #expect(c.status == .stopped, "stopped after \(after) of \(questions) questions: \(c.status)")
+            #expect(c.findings.isEmpty)
+        }
     }
 
     @Test func theCasesCountedAreAPrefix() {

@@ -64,7 +64,7 @@ import SimKernel
     }
 
     /// The thesis's case 2 (D = 10, U_i = 100, C = 1, F = 2, L = T) from the simulation.
-    @Test func thesisCaseTwoIsTwoHundredThreeHundredOneThreeThousandTen() throws {
+    @Test(.tags(.slow)) func thesisCaseTwoIsTwoHundredThreeHundredOneThreeThousandTen() throws {
         var p = EquationParameters()
         p.offline = 2; p.model = .thesis
         let rows = try ThesisEquations.evaluate(p)
@@ -148,7 +148,7 @@ import SimKernel
         }
     }
 
-    @Test func jsonLinesCarryTheFieldsAndDoNotDependOnJobs() throws {
+    @Test(.tags(.slow)) func jsonLinesCarryTheFieldsAndDoNotDependOnJobs() throws {
         let args = ["equations", "--D", "3", "--U", "4", "--F", "1", "--replications", "4", "--json"]
         let r = try CLIProcess.run(args + ["--jobs", "1"])
         #expect(r.status == 0)
