@@ -52,6 +52,7 @@ import GrouperModel
     @Test func aCaseRunningAtTheDeadlineIsStoppedNotAFinding() {
         // Case 0 has several runs (the first, the differentials, the determinism re-run).
         var explorer = Explorer(profile: .all, seed: 5)
+        explorer.maxEvents = 20_000   // a small case 0 (the canaries' size)
         let never = StopAfter(after: .max)
         explorer.shouldStop = { never.ask() }
         let asked = explorer.explore(case: 0)
