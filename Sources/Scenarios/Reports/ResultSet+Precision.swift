@@ -52,6 +52,25 @@ extension PrecisionSpec {
     /// The block as a scenario file writes it (resolved.json, manifest.json).
     public var json: JSONValue {
         .object([("metrics", .array(metrics.map { .string($0.rawValue) })), ("relative_ci95", ScenarioSpec.number(relativeCI95)),
-                 ("min_replications", ScenarioSpec.int(minReplications)), ("max_replications", ScenarioSpec.int(maxReplications))])
+                 ("min_replications", ScenarioSpec.int(minReplications)), ("max_replications", ScenarioSpec.int(maxReplications)),
+                 ("stop", .string(stop.rawValue))])
+    }
+}
+
+extension PrecisionSpec {
+    /// A JSON list of metric names (shard and partial-run files); nil when it is not one.
+    static func names(_ v: JSONValue) -> [MetricName]? {
+        guard case .array(let items) = v else { return nil }
+        var list: [MetricName] = []
+        for n in items { guard case .string(let s) = n, let m = MetricName(rawValue: s) else { return nil }; list.append(m) }
+        return list
+    }
+}
+
+extension PrecisionSpec.Stop {
+    /// `"together"` or `"per-point"` (shard and partial-run files); nil otherwise.
+    init?(json v: JSONValue) {
+        guard case .string(let s) = v else { return nil }
+        self.init(rawValue: s)
     }
 }
