@@ -29,7 +29,8 @@ extension ResultSet {
         let met = scenario.points.indices.filter { targetMet(point: $0) == true }.count
         return "\(scenario.points.count) sweep point(s), seed \(spec.seed); replications per point until the 95% interval of "
             + "\(precision.metrics.map(\.rawValue).joined(separator: ", ")) is within ±\(NumberFormat.shortest(precision.relativeCI95 * 100))% of the mean "
-            + "(batches of \(precision.batch), at least \(precision.minReplications), at most \(precision.maxReplications)): "
+            + "(batches of \(precision.batch), at least \(precision.minReplications), at most \(precision.maxReplications), "
+            + (precision.stop == .together ? "the points stopping together" : "each point stopping on its own") + "): "
             + "target met at \(met) of \(scenario.points.count) point(s), \(records.count) runs in all. "
     }
 
