@@ -174,10 +174,12 @@ import SimKernel
         #expect(PartialRun.Header(json: header.json) == header)
     }
 
-    /// `--continue` of a precision run (whole, or a shard with both precision options) resumes
-    /// its own unfinished run byte-identical to an uninterrupted one, and refuses one that
-    /// stops its points otherwise, naming the difference.
-    @Test(arguments: [[String](), ["--shard", "2/2", "--precision-stop", "per-point", "--precision-metrics", "converged"]])
+    /// `--continue` of a precision run (points together, per point, or a shard with both
+    /// precision options) resumes its own unfinished run byte-identical to an uninterrupted
+    /// one, and refuses one that stops its points otherwise, naming the difference; the
+    /// finished result has nothing to resume and cannot be extended by a fixed count.
+    @Test(arguments: [[String](), ["--precision-stop", "per-point"],
+                      ["--shard", "2/2", "--precision-stop", "per-point", "--precision-metrics", "converged"]])
     func aRequeuedPrecisionCommandContinues(extra: [String]) throws {
         let requeue = ClusterRequeueTests()
         let dir = try requeue.sandbox("precision-continue\(extra.count)")
@@ -185,9 +187,13 @@ import SimKernel
         let options = ["--jobs", "1", "--engine", "synthetic", "--precision", "0.5"] + extra
         let command = ["run", "my.json", "--out", "r", "--continue"] + options
         #expect(try requeue.cli(command, in: dir, killAfter: 2).status == 130)
+        let shard = extra.contains("--shard")
         if extra.isEmpty {
             let other = try requeue.cli(command + ["--precision-stop", "per-point"], in: dir)
             #expect(other.status == 2 && other.stderr.contains("precision stop (together there)"), "\(other.stderr)")
+        } else if !shard {
+            let other = try requeue.cli(command.filter { $0 != "--precision-stop" && $0 != "per-point" }, in: dir)
+            #expect(other.status == 2 && other.stderr.contains("precision stop (per-point there)"), "\(other.stderr)")
         } else {
             let other = try requeue.cli(command.filter { $0 != "--precision-metrics" && $0 != "converged" }, in: dir)
             #expect(other.status == 2 && other.stderr.contains("shard (2/2 with its overrides there)"), "\(other.stderr)")
@@ -198,5 +204,11 @@ import SimKernel
         let a = try ScenarioFixtures.files(in: dir.appendingPathComponent("r"))
         let b = try ScenarioFixtures.files(in: dir.appendingPathComponent("one"))
         #expect(!a.isEmpty && a == b)
+        guard !shard else { return }
+        let nothing = try requeue.cli(["run", "my.json", "--resume", "r"], in: dir)
+        #expect(nothing.status == 0 && nothing.stdout.contains("nothing to resume") && nothing.stdout.contains("precision target"), "\(nothing.stdout)")
+        let extend = try requeue.cli(["run", "my.json", "--add-replications", "2", "r"], in: dir)
+        #expect(extend.status == 2 && extend.stderr.contains("precision target"), "\(extend.stderr)")
+        #expect(try ScenarioFixtures.files(in: dir.appendingPathComponent("r")) == a)
     }
 }
