@@ -109,6 +109,18 @@ import SimKernel
         #expect(try load(JSONWriter.pretty(first)).base.precision?.stop == .perPoint)
     }
 
+    /// `validate` says how the points of a precision target stop.
+    @Test func validateSaysHowThePointsStop() throws {
+        let dir = ScenarioFixtures.tempDir("precision-stop-validate")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Data(Self.text.utf8).write(to: dir.appendingPathComponent("t.json"))
+        try Data(Self.perPoint.utf8).write(to: dir.appendingPathComponent("p.json"))
+        let r = try CLIProcess.run(["validate", "t.json", "p.json"], in: dir)
+        #expect(r.status == 0 && r.stdout.contains("ok t.json: prec, 2 point(s) × 5…40 replication(s) (until the precision target, the points stopping together)")
+                && r.stdout.contains("ok p.json: prec, 2 point(s) × 5…40 replication(s) (until the precision target, each point stopping on its own)"),
+                "\(r.stdout)")
+    }
+
     /// Shards: a together target is refused (exit 2, naming the option), with
     /// `--precision-stop per-point` the shards merge into the single run with that option, and
     /// shards that disagree on it are refused, naming it.
