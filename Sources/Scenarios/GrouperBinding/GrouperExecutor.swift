@@ -52,7 +52,7 @@ public struct GrouperExecutor: RunExecutor {
         let warmup = SimTime.zero + spec.warmup, end = SimTime.zero + spec.duration
         if warmup > .zero { sampler.run(until: warmup - SimDuration(nanoseconds: 1), end: end, progress: run.onProgress) }
         let atWarmup = system.counters, trafficAtWarmup = system.traffic, exposureAtWarmup = system.shareSecondsOnServers
-        let bytesAtWarmup = system.byteSecondsAtRest
+        let bytesAtWarmup = system.byteSecondsAtRest, partsAtWarmup = system.reuploadParts
         latency.since = warmup
         propagation.since = warmup
         sampler.run(until: end, end: end, progress: run.onProgress)
@@ -67,6 +67,7 @@ public struct GrouperExecutor: RunExecutor {
                                      propagation: propagation, trafficAtWarmup: trafficAtWarmup,
                                      exposureAtWarmup: exposureAtWarmup)
         metrics.byteSecondsAtWarmup = bytesAtWarmup
+        metrics.reuploadPartsAtWarmup = partsAtWarmup
         let checkers = CheckerName.allCases.map { name -> CheckerVerdict in
             let found = report.findings(of: name)
             let vacuous = report.nothingToCheck && name.needsWrites && found.isEmpty
