@@ -55,7 +55,7 @@ public struct GrouperExecutor: RunExecutor {
             throw RunStopped(at: system.now)
         }
         let atWarmup = system.counters, trafficAtWarmup = system.traffic, exposureAtWarmup = system.shareSecondsOnServers
-        let bytesAtWarmup = system.byteSecondsAtRest
+        let bytesAtWarmup = system.byteSecondsAtRest, partsAtWarmup = system.reuploadParts
         latency.since = warmup
         propagation.since = warmup
         if !sampler.run(until: end, end: end, progress: run.onProgress, stop: run.shouldStop) { throw RunStopped(at: system.now) }
@@ -70,6 +70,7 @@ public struct GrouperExecutor: RunExecutor {
                                      propagation: propagation, trafficAtWarmup: trafficAtWarmup,
                                      exposureAtWarmup: exposureAtWarmup)
         metrics.byteSecondsAtWarmup = bytesAtWarmup
+        metrics.reuploadPartsAtWarmup = partsAtWarmup
         let checkers = CheckerName.allCases.map { name -> CheckerVerdict in
             let found = report.findings(of: name)
             let vacuous = report.nothingToCheck && name.needsWrites && found.isEmpty
