@@ -69,7 +69,8 @@ import Testing
     /// Every option a command accepts is in its `--help` and in docs/cli.md, and every
     /// `--option` its help names is accepted (or named as another command's).
     @Test(arguments: [("run", RunOptions.known), ("equations", EquationsOptions.known), ("explore", ExploreCommand.Options.known),
-                      ("shrink", ShrinkCommand.Options.known), ("timeline", TimelineCommand.Options.known)])
+                      ("shrink", ShrinkCommand.Options.known), ("timeline", TimelineCommand.Options.known),
+                      ("merge", GrouperCLI.mergeOptions), ("reproduce", GrouperCLI.reproduceOptions)])
     func helpAndDocsListEveryOption(command: String, known: [String]) throws {
         let help = GrouperCLI.commands.first { $0.name == command }!.help
         let cli = try Self.text("docs/cli.md")
