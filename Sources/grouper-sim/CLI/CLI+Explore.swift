@@ -171,13 +171,13 @@ public enum ExploreCommand {
             next += batch.count
             if Date().timeIntervalSince(lastReport) >= 10 {
                 lastReport = Date()
-                io.err("explore: \(tally.cases) cases (\(tally.ran) run), \(found.count) with findings, "
+                io.err("explore: \(Wording.count(tally.cases, "case")) (\(tally.ran) run), \(found.count) with findings, "
                        + "\(Int(Date().timeIntervalSince(start))) s\n")
             }
         }
         if let slowest { io.err("explore: the slowest case was case \(slowest.index) (\(Int(slowest.seconds.rounded())) s)\n") }
         if tally.stopped > 0 {
-            io.err("explore: \(tally.stopped) cases running or waiting when --seconds ran out were given up, not counted\n")
+            io.err("explore: \(stoppedLine(tally.stopped, markdown: false))\n")
         }
         try write(found, tally: tally, options: o, dir: dir, outPath: outPath, io: io,
                   seconds: Date().timeIntervalSince(start), explorer: explorer)
@@ -188,6 +188,13 @@ public enum ExploreCommand {
     /// (a later case that ended in time is dropped too, so a search's cases are 0..<N).
     static func countedPrefix(_ batch: [ExploreCase]) -> Int {
         batch.firstIndex { $0.status == .stopped } ?? batch.count
+    }
+
+    /// "2 cases running or waiting when --seconds ran out were given up and are not counted."
+    static func stoppedLine(_ n: Int, markdown: Bool) -> String {
+        let option = markdown ? "`--seconds`" : "--seconds"
+        return n == 1 ? "1 case running or waiting when \(option) ran out was given up and is not counted."
+            : "\(n) cases running or waiting when \(option) ran out were given up and are not counted."
     }
 
     /// A case and the wall-clock seconds it took (for the report of the slowest case only).
@@ -258,14 +265,14 @@ public enum ExploreCommand {
             try fm.createDirectory(at: findings, withIntermediateDirectories: true)
         } catch { throw CLIError("explore: cannot write \(outPath): \(error.localizedDescription)", exitCode: .internalError) }
         var md = ["# grouper-sim explore", "",
-                  "profile \(o.profile.rawValue), seed \(o.seed): \(tally.cases) cases drawn"
+                  "profile \(o.profile.rawValue), seed \(o.seed): \(Wording.count(tally.cases, "case")) drawn"
                   + (o.from > 0 ? " from case \(o.from)" : "") + ", \(tally.ran) run, "
                   + "\(tally.rejected) refused by the reader, \(tally.tooBig) over the event cap; "
                   + "\(NumberFormat.shortest((tally.events / 1e6 * 10).rounded() / 10)) million events.", "",
                   tally.table, ""]
         if !tally.largest.isEmpty { md += ["The largest cases: \(tally.largestLine).", ""] }
         if tally.stopped > 0 {
-            md += ["\(tally.stopped) cases running or waiting when `--seconds` ran out were given up and are not counted.", ""]
+            md += [stoppedLine(tally.stopped, markdown: true), ""]
         }
         if found.isEmpty { md.append("No findings.") } else { md.append("## Findings"); md.append("") }
         for c in found {
@@ -324,7 +331,7 @@ public enum ExploreCommand {
             try Data((md.joined(separator: "\n") + "\n").utf8).write(to: dir.appendingPathComponent("explore.md"))
         } catch { throw CLIError("explore: cannot write \(outPath): \(error.localizedDescription)", exitCode: .internalError) }
         io.out(tally.table + "\n")
-        io.out("\(tally.cases) cases (\(tally.ran) run, \(tally.rejected) refused by the reader, \(tally.tooBig) over the event cap) "
+        io.out("\(Wording.count(tally.cases, "case")) (\(tally.ran) run, \(tally.rejected) refused by the reader, \(tally.tooBig) over the event cap) "
                + "in \(Int(seconds.rounded())) s; \(found.count) with findings; wrote \(outPath)/explore.md\n")
     }
 }

@@ -79,6 +79,10 @@ import GrouperModel
         var tally = ExploreTally()
         tally.add(c(0, .stopped))
         #expect(tally.cases == 0 && tally.stopped == 1)
+        #expect(ExploreCommand.stoppedLine(1, markdown: true)
+                 == "1 case running or waiting when `--seconds` ran out was given up and is not counted.")
+        #expect(ExploreCommand.stoppedLine(2, markdown: false)
+                 == "2 cases running or waiting when --seconds ran out were given up and are not counted.")
     }
 
     @Test func theTallyKeepsTheLargestCases() {
