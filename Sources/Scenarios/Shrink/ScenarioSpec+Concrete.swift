@@ -49,10 +49,17 @@ extension ScenarioSpec {
         var probe = self
         probe.group.invitations = []
         GrouperDrivers.schedule(probe, on: rec, streams: RandomStreams(rootSeed: runSeed), latency: LatencyRecorder())
+        // Only the processes and what they draw change; every other field (chunking, object
+        // count and size, whatever a field added later holds) carries over as it is.
         var out = self
-        out.workload = WorkloadSpec(writers: .all, update: nil, delete: nil, objects: workload.objects,
-                                    objectSize: workload.objectSize, writes: rec.explicitWrites)
-        out.churn = ChurnSpec(devices: .all, process: nil, windows: Self.offlineWindows(rec.online), startOffline: 0)
+        out.workload.writers = .all
+        out.workload.update = nil
+        out.workload.delete = nil
+        out.workload.writes = rec.explicitWrites
+        out.churn.devices = .all
+        out.churn.process = nil
+        out.churn.windows = Self.offlineWindows(rec.online)
+        out.churn.startOffline = 0
         out.faults = Self.downWindows(rec.states) + rec.restarts.map {
             FaultSpec(servers: .some([$0.server]), kind: .restart(at: $0.at - .zero, keepData: $0.keepData))
         } + Self.hostileWindows(rec.hostile) + faults.filter { if case .collude = $0.kind { return true } else { return false } }
