@@ -23,16 +23,20 @@ import GrouperModel
     /// Small cases only: a debug build runs them ten times slower than a release build.
     static let maxEvents = 20_000.0
 
-    /// The first case (of `limit`) with a finding of `oracle`.
+    /// The first case (of `limit`) with a finding of `oracle`. Cases run two at a time (the suite
+    /// is serialized, so it would otherwise leave a core idle): the lowest index wins, as in a
+    /// search with `--jobs 2`.
     static func firstFinding(_ bug: PlantedBug?, profile: ExploreProfile, seed: UInt64, oracle: ExploreOracle,
-                             limit: Int, maxEvents: Double) -> ExploreCase? {
+                             limit: Int, maxEvents: Double) throws -> ExploreCase? {
         var explorer = Explorer(profile: profile, seed: seed)
         explorer.plantedBug = bug
         explorer.maxEvents = maxEvents
-        for i in 0..<limit {
-            let c = explorer.explore(case: i)
-            if c.findings.contains(where: { $0.oracle == oracle }) {
-                print("canary \(bug?.rawValue ?? "none"): case \(i) of \(profile.rawValue) seed \(seed): \(c.findings.first { $0.oracle == oracle }!.message.prefix(200))")
+        let jobs = 2
+        for start in stride(from: 0, to: limit, by: jobs) {
+            let batch = (start..<min(start + jobs, limit)).map { UInt64($0) }
+            let cases = try ParallelRunner.map(batch, jobs: jobs) { [explorer] i in explorer.explore(case: Int(i)) }
+            if let c = cases.first(where: { $0.findings.contains { $0.oracle == oracle } }) {
+                print("canary \(bug?.rawValue ?? "none"): case \(c.index) of \(profile.rawValue) seed \(seed): \(c.findings.first { $0.oracle == oracle }!.message.prefix(200))")
                 return c
             }
         }
@@ -41,7 +45,7 @@ import GrouperModel
 
     static func check(_ bug: PlantedBug, profile: ExploreProfile, seed: UInt64, oracle: ExploreOracle, limit: Int,
                       maxEvents: Double = maxEvents) throws {
-        guard let found = firstFinding(bug, profile: profile, seed: seed, oracle: oracle, limit: limit, maxEvents: maxEvents) else {
+        guard let found = try firstFinding(bug, profile: profile, seed: seed, oracle: oracle, limit: limit, maxEvents: maxEvents) else {
             Issue.record("\(bug.rawValue): no \(oracle.rawValue) finding in \(limit) cases of \(profile.rawValue) seed \(seed)")
             return
         }
