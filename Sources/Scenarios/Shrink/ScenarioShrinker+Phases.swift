@@ -30,10 +30,10 @@ extension ScenarioShrinker {
         }
         for round in 1...8 {
             let before = current
-            current = try shrinkElements(current, rep, target)
+            current = try shrinkTime(current, rep, target)
             current = try shrinkDevices(current, rep, target)
             current = try shrinkServers(current, rep, target)
-            current = try shrinkTime(current, rep, target)
+            current = try shrinkElements(current, rep, target)
             progress("shrink: round \(round): \(Self.size(current)) (\(runs) runs so far)")
             if current == before { break }
         }

@@ -8,9 +8,10 @@ import GrouperBinding
 /// `grouper-sim shrink`: from one failing run to a small scenario that fails the same checker
 /// the same way (docs/cli.md, "shrink").
 ///
-/// The run's random workload, churn and faults are first made explicit (`concretized`), then
-/// delta debugging removes writes, windows, faults and invitations, devices and servers, and
-/// cuts the active time and the settle period, round after round until nothing more goes.
+/// The run's random workload, churn and faults are first made explicit (`concretized`). Then,
+/// round after round until nothing more goes, the active time is cut, delta debugging removes
+/// devices and servers, and then writes, windows, faults and invitations: the cheap cuts come
+/// first because they make every later candidate run shorter and leave fewer elements to try.
 /// Every step is a deterministic function of the candidates' outcomes, and candidates are
 /// judged in a fixed order, so the result is the same for any `jobs`.
 public struct ScenarioShrinker {
