@@ -223,4 +223,15 @@ import SimKernel
         #expect(extend.status == 2 && extend.stderr.contains("precision target"), "\(extend.stderr)")
         #expect(try ScenarioFixtures.files(in: dir.appendingPathComponent("r")) == a)
     }
+
+    /// An unknown --precision-stop is refused before anything runs, naming the allowed values.
+    @Test func anUnknownPrecisionStopIsRefused() throws {
+        let dir = ScenarioFixtures.tempDir("precision-stop-bad")
+        let out = dir.appendingPathComponent("r").path
+        let r = runCLI(["run", "smoke", "--precision", "0.1", "--precision-stop", "sometimes", "--out", out, "--progress", "never"])
+        #expect(r.code == 2)
+        #expect(r.err.contains("--precision-stop must be one of together, per-point, got 'sometimes'"), "\(r.err)")
+        #expect(!FileManager.default.fileExists(atPath: out))
+        try? FileManager.default.removeItem(at: dir)
+    }
 }
