@@ -1,7 +1,8 @@
 /// The payload slots of an `EventQueue`: per slot an 8-byte state word and, while the slot
 /// is in use, its payload, side by side in one allocation (one cache line per event at
 /// large N), so a payload is moved in on push and moved out on pop: no copy of the event,
-/// no retain/release of what it carries. Free slots form a LIFO list threaded through
+/// no retain/release of what it carries. Its memory comes from `QueueMemory` (huge pages
+/// when large). Free slots form a LIFO list threaded through
 /// their state words (the slot freed by a pop is the one the next push reuses), so taking
 /// and returning a slot touches no other array.
 ///
@@ -31,7 +32,7 @@
 
     @usableFromInline init(capacity: Int) {
         self.capacity = Swift.max(capacity, 16)
-        base = UnsafeMutableRawPointer.allocate(byteCount: self.capacity * Self.stride, alignment: Self.alignment)
+        base = QueueMemory.allocate(byteCount: self.capacity * Self.stride, alignment: Self.alignment)
     }
 
     deinit {
@@ -100,7 +101,7 @@
     }
 
     @usableFromInline func grow() {
-        let bigger = UnsafeMutableRawPointer.allocate(byteCount: capacity * 2 * Self.stride, alignment: Self.alignment)
+        let bigger = QueueMemory.allocate(byteCount: capacity * 2 * Self.stride, alignment: Self.alignment)
         relocate(into: bigger, moving: true)
         base.deallocate()
         base = bigger

@@ -1,4 +1,5 @@
-/// Cache-line-aligned storage for the 4-ary heap of `EventKey` (16 bytes each).
+/// Cache-line-aligned storage for the 4-ary heap of `EventKey` (16 bytes each), in huge
+/// pages when it outgrows the L2 cache (`QueueMemory`).
 ///
 /// Logical index `i` lives at physical `i + 3`, and the buffer is 64-byte aligned, so
 /// the four children `4i + 1 … 4i + 4` of any node (physical `4(i + 1) … 4(i + 1) + 3`)
@@ -31,7 +32,7 @@
     /// Room for `capacity` keys plus the sentinels, every key set to the sentinel.
     static func allocate(_ capacity: Int) -> UnsafeMutablePointer<EventKey> {
         let total = capacity + sentinels + padding
-        let raw = UnsafeMutableRawPointer.allocate(byteCount: total * MemoryLayout<EventKey>.stride, alignment: 64)
+        let raw = QueueMemory.allocate(byteCount: total * MemoryLayout<EventKey>.stride, alignment: 64)
         return raw.initializeMemory(as: EventKey.self, repeating: .sentinel, count: total) + padding
     }
 

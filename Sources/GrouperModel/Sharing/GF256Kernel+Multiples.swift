@@ -3,9 +3,20 @@
 /// bits (≈ 4k XORs, no per-output doubling). Cheaper than the four-Russians Horner when k is
 /// small and there are many outputs (e.g. (3,30)): see `prefersMultiples`.
 extension GF256Kernel {
-    /// `outputCount` weighted sums (weights row-major, `outputCount × k`) with the cheapest kernel.
+    /// `outputCount` weighted sums (weights row-major, `outputCount × k`): the vector kernel
+    /// where the CPU has one, else `portableSums`.
     static func sums(_ inputs: UnsafeBufferPointer<UnsafePointer<UInt8>>, weights: UnsafeBufferPointer<UInt8>,
                      outputCount: Int, length: Int, into out: UnsafeMutablePointer<UInt8>) {
+        if usesVector && inputs.count > 1 {
+            vectorSums(inputs, weights: weights, outputCount: outputCount, length: length, into: out)
+        } else {
+            portableSums(inputs, weights: weights, outputCount: outputCount, length: length, into: out)
+        }
+    }
+
+    /// `sums` in Swift with the cheapest of its kernels (any CPU).
+    static func portableSums(_ inputs: UnsafeBufferPointer<UnsafePointer<UInt8>>, weights: UnsafeBufferPointer<UInt8>,
+                             outputCount: Int, length: Int, into out: UnsafeMutablePointer<UInt8>) {
         let k = inputs.count
         if k >= 2 && outputCount >= 2 && prefersMultiples(k: k, outputs: outputCount) {
             multiSumByMultiples(inputs, weights: weights, outputCount: outputCount, length: length, into: out)
@@ -13,7 +24,7 @@ extension GF256Kernel {
             multiSum(inputs, weights: weights, outputCount: outputCount, length: length, into: out)
         } else {
             for i in 0..<outputCount {
-                weightedSum(inputs, weights: UnsafeBufferPointer(rebasing: weights[i * k..<(i + 1) * k]),
+                portableWeightedSum(inputs, weights: UnsafeBufferPointer(rebasing: weights[i * k..<(i + 1) * k]),
                             length: length, into: out + i * length)
             }
         }

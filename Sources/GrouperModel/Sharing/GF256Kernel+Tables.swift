@@ -95,7 +95,7 @@ extension GF256Kernel {
         withUnsafeTemporaryAllocation(of: UnsafePointer<UInt8>.self, capacity: k) { shifted in
             for j in 0..<k { shifted[j] = inputs[j] + offset }
             for i in 0..<outputCount {
-                weightedSum(UnsafeBufferPointer(shifted), weights: UnsafeBufferPointer(rebasing: weights[i * k..<(i + 1) * k]),
+                portableWeightedSum(UnsafeBufferPointer(shifted), weights: UnsafeBufferPointer(rebasing: weights[i * k..<(i + 1) * k]),
                             length: length - offset, into: out + i * length + offset)
             }
         }

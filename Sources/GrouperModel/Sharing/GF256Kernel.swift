@@ -8,10 +8,19 @@ import SimKernel
 /// time (`GF256Block`). Cost per block: 7 doublings + popcount(w) XORs per input, no table
 /// lookups.
 enum GF256Kernel {
-    /// `out[0..<length] = Σ_j weights[j] · inputs[j][0..<length]`.
+    /// `out[0..<length] = Σ_j weights[j] · inputs[j][0..<length]`: the vector kernel where the
+    /// CPU has one (`GF256Kernel+Vector.swift`), else `portableWeightedSum`.
     static func weightedSum(_ inputs: UnsafeBufferPointer<UnsafePointer<UInt8>>, weights: UnsafeBufferPointer<UInt8>,
                             length: Int, into out: UnsafeMutablePointer<UInt8>) {
         // k = 1 (every share is the secret): a copy, without the block machinery.
+        if inputs.count == 1 && weights[0] == 1 { out.update(from: inputs[0], count: length); return }
+        if usesVector { vectorSums(inputs, weights: weights, outputCount: 1, length: length, into: out); return }
+        portableWeightedSum(inputs, weights: weights, length: length, into: out)
+    }
+
+    /// `weightedSum` in Swift (any CPU).
+    static func portableWeightedSum(_ inputs: UnsafeBufferPointer<UnsafePointer<UInt8>>, weights: UnsafeBufferPointer<UInt8>,
+                                    length: Int, into out: UnsafeMutablePointer<UInt8>) {
         if inputs.count == 1 && weights[0] == 1 { out.update(from: inputs[0], count: length); return }
         withUnsafeTemporaryAllocation(of: UnsafePointer<UInt8>.self, capacity: 8 * max(inputs.count, 1)) { bitInputs in
             withUnsafeTemporaryAllocation(of: Int.self, capacity: 9) { starts in

@@ -25,7 +25,7 @@ public struct GF256Sharing: SecretSharingScheme {
         let length = secret.count
         // One scratch buffer holds every share's data bytes, share x at (x − 1)·length: the
         // random shares x = 1…k−1 first, then the interpolated x = k…n. The kernel reads
-        // and writes it in place; each share array is then one copy out of it.
+        // and writes it in place; each share array is then one copy out of it (`shareArrays`).
         let shares = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: n * length) { scratch in
             let data = scratch.baseAddress!
             for j in 0..<(k - 1) { GF256Kernel.fill(data + j * length, count: length, rng: &rng) }
@@ -33,17 +33,29 @@ public struct GF256Sharing: SecretSharingScheme {
                 Self.interpolate(secret: s.baseAddress!, randomShares: data, k: k, n: n, length: length,
                                  into: data + (k - 1) * length)
             }
-            return (1...n).map { x in
-                [UInt8](unsafeUninitializedCapacity: length + 1) { buf, initialized in
-                    buf[0] = UInt8(x)
-                    (buf.baseAddress! + 1).update(from: data + (x - 1) * length, count: length)
-                    initialized = length + 1
-                }
-            }
+            return Self.shareArrays(data, n: n, length: length)
         }
         let work = SharingWork(fieldMultiplyAdds: (n - k + 1) * k * length, randomBytes: (k - 1) * length,
                                bytesIn: length, bytesOut: n * (length + 1))
         return (shares, work)
+    }
+
+    /// The shares x = 1…n as arrays: x, then row x − 1 of `data` (`length` bytes per row).
+    /// Each array is copied from a buffer (`Array(UnsafeBufferPointer)`, whose allocation the
+    /// compiler specialises) rather than built by `Array(unsafeUninitializedCapacity:)`, whose
+    /// unspecialised allocation looks up the array's type on every call: that lookup was about
+    /// 500 instructions per share, more than the arithmetic of a (2, 3) split.
+    static func shareArrays(_ data: UnsafePointer<UInt8>, n: Int, length: Int) -> [[UInt8]] {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: length + 1) { row in
+            var shares: [[UInt8]] = []
+            shares.reserveCapacity(n)
+            for x in 1...n {
+                row[0] = UInt8(x)
+                (row.baseAddress! + 1).update(from: data + (x - 1) * length, count: length)
+                shares.append(Array(UnsafeBufferPointer(row)))
+            }
+            return shares
+        }
     }
 
     /// Writes the values at x = k…n (row-major, (n−k+1)·length bytes) of the polynomials
@@ -69,10 +81,10 @@ public struct GF256Sharing: SecretSharingScheme {
         let secret = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: k) { weights in
             GF256Lagrange.weightsAtZero(shares: shares, count: k, into: weights.baseAddress!)
             return GF256Kernel.withPointers(to: shares, count: k, offset: 1) { inputs in
-                [UInt8](unsafeUninitializedCapacity: length) { buf, initialized in
+                withUnsafeTemporaryAllocation(of: UInt8.self, capacity: length) { buf in
                     GF256Kernel.weightedSum(inputs, weights: UnsafeBufferPointer(weights), length: length,
                                             into: buf.baseAddress!)
-                    initialized = length
+                    return Array(UnsafeBufferPointer(buf))   // see `shareArrays`
                 }
             }
         }

@@ -103,3 +103,45 @@ struct EventQueueHeapTests {
         #expect(q.checkInvariants() == "no sentinel at index 11 behind the last key")
     }
 }
+
+/// Where a queue's memory lies (`QueueMemory`): a queue beyond the L2 cache sits in
+/// 2 MiB-aligned, 2 MiB-rounded memory (huge pages), a small one on cache lines; either way
+/// the heap's child groups share one line and the events come out in order.
+@Suite("Event queue memory")
+struct EventQueueMemoryTests {
+    static func pushAndDrain(_ q: inout EventQueue<UInt32>, count: Int, seed: UInt64) -> Bool {
+        var rng = Xoshiro256StarStar(seed: seed)
+        var times: [Int64] = []
+        for i in 0..<count {
+            let t = Int64(rng.nextInt(below: 1 << 40)); times.append(t)
+            q.push(UInt32(i), at: SimTime(nanoseconds: t))
+        }
+        guard q.checkInvariants() == nil else { return false }
+        var popped: [Int64] = []
+        while let e = q.popMin() { popped.append(e.time.nanoseconds) }
+        return popped == times.sorted()
+    }
+
+    @Test func largeQueuesLieOnHugePageBoundaries() {
+        let pending = 100_000                       // 1.6 MB of keys and 1.6 MB of slots
+        var q = EventQueue<UInt32>(reservingCapacity: pending)
+        let keys = UInt(bitPattern: q.heap.base - EventKeyStorage.padding)
+        let slots = UInt(bitPattern: q.slots.base)
+        #expect(keys % UInt(QueueMemory.hugePage) == 0)
+        #expect(slots % UInt(QueueMemory.hugePage) == 0)
+        #expect(UInt(bitPattern: q.heap.base + 1) % 64 == 0 && UInt(bitPattern: q.heap.base + 5) % 64 == 0,
+                "the children 4i + 1 … 4i + 4 of node i share one line")
+        #expect(Self.pushAndDrain(&q, count: pending, seed: 3))
+    }
+
+    @Test func smallQueuesStayOnCacheLinesAndGrowIntoHugePages() {
+        var q = EventQueue<UInt32>(reservingCapacity: 16)
+        #expect(UInt(bitPattern: q.heap.base - EventKeyStorage.padding) % 64 == 0)
+        #expect(UInt(bitPattern: q.slots.base) % 64 == 0)
+        #expect(!QueueMemory.isHuge(byteCount: 16 * 22))
+        #expect(Self.pushAndDrain(&q, count: 40_000, seed: 4))   // grows past 512 KiB of keys
+        #expect(q.heap.capacity * MemoryLayout<EventKey>.stride >= QueueMemory.hugeFrom)
+        #expect(UInt(bitPattern: q.heap.base - EventKeyStorage.padding) % UInt(QueueMemory.hugePage) == 0)
+        #expect(UInt(bitPattern: q.slots.base) % UInt(QueueMemory.hugePage) == 0)
+    }
+}
