@@ -27,8 +27,8 @@ let package = Package(
         .target(name: "SimJSON", path: "Sources/SimKernel/JSON"),
         .target(name: "SimKernel", dependencies: ["SimJSON"], exclude: ["JSON"]),
         // GF(2^8) vector kernels in C (AVX2, chosen at run time; the Swift kernels are the fallback).
-        .target(name: "GF256Vector", path: "Sources/GF256Vector"),
-        .target(name: "GrouperModel", dependencies: ["SimKernel", "SimJSON", "GF256Vector"], swiftSettings: uncheckedInRelease),
+        .target(name: "GF256Vector", path: "Sources/GrouperModel/Sharing/Vector"),
+        .target(name: "GrouperModel", dependencies: ["SimKernel", "SimJSON", "GF256Vector"], exclude: ["Sharing/Vector"], swiftSettings: uncheckedInRelease),
         // The layers of the scenario library, one module per folder of Sources/Scenarios
         // (docs/architecture.md): each lists the layers it uses, so the compiler refuses an
         // upward use.

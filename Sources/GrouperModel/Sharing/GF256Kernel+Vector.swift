@@ -1,6 +1,6 @@
 import GF256Vector
 
-/// The seam between the Swift kernels and the vector ones in C (Sources/GF256Vector): AVX2
+/// The seam between the Swift kernels and the vector ones in C (Sources/GrouperModel/Sharing/Vector): AVX2
 /// nibble tables, `vpshufb` looking up `c·(v & 15)` and `c·(v >> 4)` for 32 bytes at once,
 /// about 7 instructions per 32 bytes and input against about 36 per 16 bytes for a Swift
 /// multiplication by doublings. The C target checks the CPU once at run time; elsewhere

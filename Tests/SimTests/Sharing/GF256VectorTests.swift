@@ -2,7 +2,7 @@ import Testing
 @testable import GrouperModel
 import SimKernel
 
-/// The seam between the C vector kernel (Sources/GF256Vector, AVX2 nibble tables) and the
+/// The seam between the C vector kernel (Sources/GrouperModel/Sharing/Vector, AVX2 nibble tables) and the
 /// Swift kernels: on random inputs both give the bytes of plain table multiplication, for
 /// every length around the 32- and 16-byte blocks and for k up to 255.
 @Suite("GF(2^8) vector kernel")
