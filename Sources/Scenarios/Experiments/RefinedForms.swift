@@ -6,10 +6,17 @@ enum RefinedForms {
     static func values(_ p: EquationParameters) -> [Double]? {
         switch p.model {
         case .thesis: thesis(p)
-        case .protocol: protocolModel(p)
+        case .protocol, protocolHoles: protocolModel(p)
         default: nil
         }
     }
+
+    /// The protocol model with `protocol.resend_ranges` `"holes"` (the ablation's last step).
+    static let protocolHoles: EquationAssumptions = {
+        var a = EquationAssumptions.protocol
+        a.resendHoles = true
+        return a
+    }()
 
     /// The parts of NU_i and UR_i the refined forms are made of; nil where there is no form.
     static func mix(_ p: EquationParameters) -> RefinedMix? {
@@ -18,7 +25,7 @@ enum RefinedForms {
             let v = thesis(p)
             return RefinedMix(normal: Double(p.updatesPerDevice), confirms: Double(p.confirms), resendRequests: 0,
                               firstCopies: v[4], repeatedCopies: 0, heldCopies: 0)
-        case .protocol: return protocolMix(p)
+        case .protocol, protocolHoles: return protocolMix(p)
         default: return nil
         }
     }
@@ -118,11 +125,17 @@ enum RefinedForms {
     ///   writer is back (delay 1.5·p). Those copies are asked again: repeated copies;
     /// - held copies: when the copies go unread, or the receiver is away when the writer comes
     ///   back (its returning burst then expires too), the receiver's next request spans the
-    ///   first hole, the writer's messages it received between them and the new hole: U_i
-    ///   (the last T) when the writer was online at the ask, else U_i·(1 − l·(1 − e^(−1/l)))
-    ///   (the writer's saves in the T before it left).
+    ///   first hole, the writer's messages it received between them and the new hole: the
+    ///   writer's saves in the last T when it was online at the ask, else its saves in the T
+    ///   before it left (its age A at the ask is Exp(l); none are received when A ≥ T). A
+    ///   window of the writer's saves that ends while it is online holds U_i per T of its
+    ///   length plus the burst of an offline period running across the window's start (the
+    ///   writes queued in it are saved at the return, inside the window): U_i·(w + l·π·(1 −
+    ///   e^(−κw))) for a window of length w. With `resend_ranges` `"holes"` the request lists
+    ///   the holes only: no held copies; the asks, their moments and their rate limit look at
+    ///   the span in both modes, so requests, first and repeated copies are the same.
     static func protocolMix(_ p: EquationParameters) -> RefinedMix? {
-        guard p.model == .protocol, p.offline > 0, p.devices > 1 else { return nil }
+        guard p.model == .protocol || p.model == protocolHoles, p.offline > 0, p.devices > 1 else { return nil }
         let d = Double(p.devices), u = Double(p.updatesPerDevice), c = Double(p.confirms)
         let l = p.lOverT, fbar = p.offline, pi = fbar / d
         let pull = ThesisEquations.pullPeriod(p).seconds / p.ttl.seconds
@@ -143,11 +156,14 @@ enum RefinedForms {
         let askedAgain = pi * expires * (1 - pi) * (1 - exp(-1.5 * pull / online))
         let unread = writerOnline + pi * recent * awayAtAnswer(1, shift: pull / 2) + recent * askedAgain
         let repeated = first * expires * unread
-        let spacing = 1 / u / l                           // T/U_i in units of L
-        let lattice = (1 - exp(-spacing)) / spacing
-        let between = u * (1 - l * (1 - exp(-1 / l)))
-        let held = lossy * expires * (writerOnline * u * lattice
-                                      + (pi * awayAtAnswer(.infinity, shift: pull / 2) + askedAgain) * between)
+        // Saves in the last T before an online instant: U_i·(1 + l·π·(1 − e^(−κ))).
+        let lastT = u * (1 + l * offlineAfter(1))
+        // Saves in [ask − T, ask − A) for the writer's age A ~ Exp(l) at the ask, A < T:
+        // U_i·∫₀¹ (1/l)e^(−a/l)·[(1 − a) + l·π·(1 − e^(−κ(1 − a)))] da.
+        let recentBurst = (1 / l) * exp(-kappa) * (exp(kappa - 1 / l) - 1) / (kappa - 1 / l)
+        let between = u * ((1 - l * recent) + l * pi * (recent - recentBurst))
+        let held = p.model.resendHoles ? 0
+            : lossy * expires * (writerOnline * lastT + (pi * awayAtAnswer(.infinity, shift: pull / 2) + askedAgain) * between)
         let confirms = c * (1 - pi) + returnsPerDevice
         return RefinedMix(normal: u, confirms: confirms, resendRequests: resend, firstCopies: first,
                           repeatedCopies: repeated, heldCopies: held)

@@ -25,6 +25,10 @@ public struct EquationParameters: Equatable, Sendable {
     public var seed: UInt64 = 6
     /// Threads for replications (the result does not depend on it).
     public var jobs = 1
+    /// Replications stop once every CI half-width is within this share of its mean (`equations`:
+    /// `ThesisEquations.relativePrecision`, 5%; the grid test accepts the wider interval its
+    /// tolerance rule allows for).
+    package var precision = ThesisEquations.relativePrecision
     public init() {}
 
     package var lOverT: Double { offlineTime.seconds / ttl.seconds }
@@ -157,7 +161,8 @@ public enum ThesisEquations {
         p.offline == 0 || thesisCountsArePhaseFree(p) ? 1 : round
     }
 
-    /// Runs replications in rounds until every reported count is within 5% (or the cap).
+    /// Runs replications in rounds until every reported count is within `p.precision` (5%) or
+    /// the cap.
     /// `tick` is called after each replication (progress only).
     public static func run(_ p: EquationParameters, tick: (@Sendable () -> Void)? = nil) throws -> EquationResult {
         try checkRealisable(p)
@@ -172,8 +177,8 @@ public enum ThesisEquations {
                 return counts
             }
             let result = summarise(p, reps, warmUp: warmUp, batch: batch, measured: measured)
-            if result.rows.allSatisfy({ $0.simulated.isPrecise(relative: relativePrecision) })
-                && result.mix.reUploads.isPrecise(relative: relativePrecision) || reps.count >= p.replications {
+            if result.rows.allSatisfy({ $0.simulated.isPrecise(relative: p.precision) })
+                && result.mix.reUploads.isPrecise(relative: p.precision) || reps.count >= p.replications {
                 return result
             }
         }

@@ -38,6 +38,29 @@ import SimKernel
         for s in [span, holes] { #expect(Self.parts(s).reduce(0, +) == s.counters.total(.reUploads)) }
     }
 
+    /// The rule that puts a re-upload in exactly one part, at its boundaries: held before
+    /// repeated before first. A copy of a message its requester holds is held even when a copy
+    /// for that requester was stored before (both conditions true); a copy of a message it
+    /// lacks is repeated once any copy for it was stored (a held one included), else first;
+    /// copies for another requester or of another message do not count as stored before.
+    @Test func priorityHeldBeforeRepeatedBeforeFirst() {
+        var parts = ReuploadParts(ttl: .hours(1))
+        let t = SimTime.zero + .minutes(30)
+        func note(_ number: Int32, _ requester: Int, holds: Bool) -> [Int] {
+            let before = ReuploadPart.allCases.map { parts.total($0) }
+            parts.note(number: number, device: 0, requester: (requester, holds), at: t)
+            return zip(ReuploadPart.allCases.map { parts.total($0) }, before).map { $0 - $1 }
+        }
+        // [first, repeated, held]
+        #expect(note(7, 1, holds: false) == [1, 0, 0], "no copy before, not held: first")
+        #expect(note(7, 1, holds: false) == [0, 1, 0], "a copy before, not held: repeated")
+        #expect(note(7, 1, holds: true) == [0, 0, 1], "a copy before and held: held, not repeated")
+        #expect(note(7, 2, holds: false) == [1, 0, 0], "a copy for another requester does not count")
+        #expect(note(8, 1, holds: true) == [0, 0, 1], "no copy before, held: held, not first")
+        #expect(note(8, 1, holds: false) == [0, 1, 0], "after a held copy, a copy of a message it lacks is repeated")
+        #expect(note(9, 3, holds: false) == [1, 0, 0], "another message: first")
+    }
+
     /// A multicast re-upload has no single requester: it counts as a first copy.
     @Test func multicastReuploadsAreFirstCopies() throws {
         var c = try SystemConfig(devices: 3, servers: 1, k: 1, s: 1, ttl: .hours(1))
