@@ -1,6 +1,6 @@
 import SimKernel
 
-/// Chunked large objects (issue #10; `ChunkingConfig`): the sender's side, the receiver's
+/// Chunked large objects (`ChunkingConfig`; docs/architectures.md): the sender's side, the receiver's
 /// reassembly, and the costs of the bytes a chunk stands for without carrying them.
 extension DeviceNode {
     /// `sender.update` of an object sent in chunks: one normal update message per chunk (each its

@@ -1,6 +1,6 @@
 import SimKernel
 
-/// The receiver's rebuild policy (issue #11): `first-k` joins whatever it has (the thesis);
+/// The receiver's rebuild policy (docs/adversaries.md): `first-k` joins whatever it has (the thesis);
 /// `check` and `correct` wait for k + 1 shares, refuse shares that disagree (`correct` first
 /// decodes around up to ⌊(m − k)/2⌋ bad ones), keep them, and try again when more arrive.
 extension DeviceNode {
