@@ -13,6 +13,8 @@ import SimKernel
 protocol DeviceContext {
     /// The current time.
     var now: SimTime { get }
+    /// Whether the protocol log is kept (a client builds a log line's text only then).
+    var logging: Bool { get }
     /// Hands `event` back to this device at `time` (work done on its CPU, a timer).
     func schedule(_ event: consuming GrouperEvent, at time: SimTime)
     /// Hands `event` back to this device after `delay`.
@@ -51,6 +53,8 @@ protocol DeviceContext {
 }
 
 extension DeviceContext {
+    var logging: Bool { true }
+
     func count(_ kind: CounterKind, type: MessageType, amount: Int) {
         for _ in 0..<amount { count(kind, type: type) }
     }

@@ -6,7 +6,7 @@ extension DeviceNode {
     /// `sender.update` of an object sent in chunks: one normal update message per chunk (each its
     /// own sequence number), the object written locally and recorded as one write whose version
     /// and id are those of its last chunk.
-    func senderUpdateChunked(objectID: String, size: Int, _ c: ChunkingConfig, _ ctx: some DeviceContext) {
+    func senderUpdateChunked(objectID: String, size: Int, _ c: ChunkingConfig, _ out: inout ClientStep) {
         let seed = rng.next()
         let count = c.chunkCount(size: size)
         var real = "", last: GrouperMessage?
@@ -16,17 +16,17 @@ extension DeviceNode {
                                 real: ChunkPayload.bytes(seed: seed, offset: i * c.chunkBytes, count: c.realLength(i, size: size)))
             real += r.real
             let m = makeMessage(.update, content: r.content, sequence: sequence, objectID: objectID,
-                                receiver: GrouperMessage.multicast, ctx)
+                                receiver: GrouperMessage.multicast, at: out.now)
             stores.costedBytes[m.messageID] = r.modelledBytes
-            enqueueNormal(m, ctx)
+            enqueueNormal(m, &out)
             last = m
         }
         guard var whole = last else { return }
         whole.content = ChunkRecord.objectContent(objectID: objectID, size: size, count: count, seed: seed, real: real)
-        recordWrite(whole, ctx)
+        recordWrite(whole, &out)
         _ = store.updateRemote(whole)
-        chargeAtRest(bytes: size, ctx)
-        kickOutbox(ctx)
+        chargeAtRest(bytes: size, &out)
+        kickOutbox(&out)
     }
 
     /// What an applied normal message writes to the store: itself (not a chunk), nothing yet (a

@@ -43,7 +43,7 @@ extension DeviceNode {
             storeWrite(applied)
             handled.append(applied)
         case .askResend(let sender, let range):
-            if config.recovery.receiverAsks { sendResendRequest(to: sender, range: range, ctx) }
+            if config.recovery.receiverAsks { step(ctx) { sendResendRequest(to: sender, range: range, &$0) } }
         case .answerResend(let requester, let range):
             answerResend(requester: requester, range: range, ctx)
         case .duplicate(let msg):
@@ -139,7 +139,7 @@ extension DeviceNode {
                 + (config.resendMulticastAfter == nil ? "" : " or on their way")
             : said.joined(separator: "; "))
         outbox.append(contentsOf: shared + own)  // one job each
-        kickOutbox(ctx)
+        step(ctx) { kickOutbox(&$0) }
     }
 }
 

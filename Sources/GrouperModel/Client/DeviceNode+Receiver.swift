@@ -273,7 +273,7 @@ extension DeviceNode {
         if !handled.isEmpty { onReceive?(index, handled) }
         if config.variant == .asBuilt && config.asBuilt.confirmAfterReceiveOncePerTTL && config.confirm.period != nil,
            lastConfirmAt.map({ ctx.now - $0 >= config.ttl }) ?? true {
-            senderConfirm(ctx)
+            step(ctx) { senderConfirm(&$0) }
         }
         if roundAgain {
             roundAgain = false

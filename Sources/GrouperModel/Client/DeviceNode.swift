@@ -148,7 +148,7 @@ final class DeviceNode {
             if online && isMember && config.receive.onPush { requestReceive(ctx) }
         case .timer(let t): timer(t, ctx)
         case .command(let c): command(c, ctx)
-        case .uploadReady(let id): uploadReady(id, ctx)
+        case .uploadReady(let id): step(ctx) { uploadReady(id, &$0) }
         case .roundProcessed(let id): roundProcessed(id, ctx)
         case .request, .sweep, .serverCommand: break
         }
@@ -157,10 +157,10 @@ final class DeviceNode {
     func command(_ c: DeviceCommand, _ ctx: some DeviceContext) {
         switch c {
         case .update(let id, let size):
-            if isMember, let c = config.chunking { senderUpdateChunked(objectID: id, size: size, c, ctx) }
-            else if isMember { senderUpdate(objectID: id, size: size, ctx) }
-        case .delete(let id): if isMember { senderDelete(objectID: id, ctx) }
-        case .confirm: if isMember { senderConfirm(ctx) }
+            if isMember, let c = config.chunking { step(ctx) { senderUpdateChunked(objectID: id, size: size, c, &$0) } }
+            else if isMember { step(ctx) { senderUpdate(objectID: id, size: size, &$0) } }
+        case .delete(let id): if isMember { step(ctx) { senderDelete(objectID: id, &$0) } }
+        case .confirm: if isMember { step(ctx) { senderConfirm(&$0) } }
         case .receive: if isMember && online { requestReceive(ctx) }
         case .setOnline(let on, let reason): setOnline(offline.set(reason, on ? nil : true) == nil, ctx)
         case .invite(let invitee): invite(invitee, ctx)
@@ -174,7 +174,7 @@ final class DeviceNode {
         case .confirm:
             if let p = config.confirm.period {
                 let asBuiltDemo = config.variant == .asBuilt && config.asBuilt.confirmAfterReceiveOncePerTTL
-                if isMember && online && !asBuiltDemo { senderConfirm(ctx) }
+                if isMember && online && !asBuiltDemo { step(ctx) { senderConfirm(&$0) } }
                 ctx.schedule(.timer(.confirm), after: p)
             }
         case .pull:
@@ -186,7 +186,7 @@ final class DeviceNode {
             if let p = config.unsent.period {
                 let onlyLaunch = config.variant == .asBuilt && config.asBuilt.retryOnlyOnLaunch
                 if isMember && online { retryRegistrations(ctx) }
-                if isMember && online && !onlyLaunch { retryUnsent(ctx) }
+                if isMember && online && !onlyLaunch { step(ctx) { retryUnsent(&$0) } }
                 ctx.schedule(.timer(.unsentRetry), after: p)
             }
         }
@@ -217,35 +217,36 @@ final class DeviceNode {
         if config.variant == .asBuilt { wedged = false }  // the app relaunches
         retryInvitations(ctx)
         retryRegistrations(ctx)
-        if config.unsent.onReconnect { retryUnsent(ctx) }
+        if config.unsent.onReconnect { step(ctx) { retryUnsent(&$0) } }
         let asBuiltDemo = config.variant == .asBuilt && config.asBuilt.confirmAfterReceiveOncePerTTL
-        if config.confirm.onReconnect && !asBuiltDemo { senderConfirm(ctx) }
+        if config.confirm.onReconnect && !asBuiltDemo { step(ctx) { senderConfirm(&$0) } }
         if config.receive.onReconnect { requestReceive(ctx) }
-        kickOutbox(ctx)
+        step(ctx) { kickOutbox(&$0) }
     }
 
     // MARK: Requests
 
-    /// Sends a request to server `server`; its outcome comes back through `complete`.
+    /// A request to server `server` with my access key there; its outcome comes back through
+    /// `complete`.
+    func request(_ call: ServerCall, to server: Int, purpose: RequestPurpose) -> ClientRequest {
+        ClientRequest(call: call, server: server, purpose: purpose, key: accessKeys[server] ?? "", connected: online)
+    }
+
+    /// Asks for a request to server `server` (an effect of `out`).
+    func send(_ call: ServerCall, to server: Int, purpose: RequestPurpose, _ out: inout ClientStep) {
+        out.request(request(call, to: server, purpose: purpose))
+    }
+
+    /// Sends a request to server `server` now.
     func send(_ call: ServerCall, to server: Int, purpose: RequestPurpose, _ ctx: some DeviceContext) {
-        let id = ctx.takeRequestID()
-        pending.insert(id, purpose)
-        guard online else {
-            ctx.schedule(.response(requestID: id, outcome: .disconnected), after: .zero)
-            return
-        }
-        // The client's per-request CPU cost (building it, parsing its answer) delays the send.
-        let sentAt = ctx.useCPU(config.device.requestTime)
-        let request = ServerRequest(requestID: id, device: index, groupID: directory.groupID,
-                                    key: accessKeys[server] ?? "", call: call, sentAt: sentAt)
-        let bytes = WireSize.request(call, scheme: config.scheme) + costedWireBytes(call)
-        ctx.send(consume request, bytes: bytes, to: server)
+        perform(request(call, to: server, purpose: purpose), ctx)
     }
 
     func complete(_ id: Int, _ outcome: RequestOutcome, _ ctx: some DeviceContext) {
         guard let purpose = pending.remove(id) else { return }  // late or duplicate
         switch purpose {
-        case .put(let job, let server, let count): putDone(job: job, server: server, count: count, outcome, ctx)
+        case .put(let job, let server, let count):
+            step(ctx) { putDone(job: job, server: server, count: count, outcome, &$0) }
         case .list(let r, let server): listDone(round: r, server: server, outcome, ctx)
         case .get(let r, let server): getDone(round: r, server: server, outcome, ctx)
         case .existence(let t, let server): existenceDone(task: t, server: server, outcome, ctx)

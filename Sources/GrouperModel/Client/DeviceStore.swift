@@ -35,9 +35,14 @@ extension DeviceProfile {
 
 extension DeviceNode {
     /// Encrypts `bytes` written to an encrypted store (nothing for a plain store).
-    func chargeAtRest(bytes: Int, _ ctx: some DeviceContext) {
+    func chargeAtRest(bytes: Int, _ out: inout ClientStep) {
         guard config.deviceStore.atRest == .aes256CBC else { return }
-        _ = ctx.useCPU(config.device.atRestTime(bytes: bytes))
+        out.cpu(config.device.atRestTime(bytes: bytes))
+    }
+
+    /// Encrypts `bytes` written to an encrypted store now.
+    func chargeAtRest(bytes: Int, _ ctx: some DeviceContext) {
+        step(ctx) { chargeAtRest(bytes: bytes, &$0) }
     }
 
     /// The key derivation of a device start (the run's start, and every return online: the app
