@@ -17,6 +17,8 @@ enum ClientEffect {
     case count(CounterKind, MessageType, amount: Int)
     /// A finished upload or download round.
     case timing(TransferTiming)
+    /// The messages a receive round handled, in order (for whoever watches deliveries).
+    case handled([GrouperMessage])
     /// A failure of the client's own code (an operation that cannot fail on valid state did).
     case internalFailure(String)
 }
@@ -54,16 +56,18 @@ struct ClientStep {
         if logging { effects.append(.log(text())) }
     }
 
-    /// Adds one to counter `kind`; repeated counts of one kind and type become one effect.
-    mutating func count(_ kind: CounterKind, type: MessageType) {
+    /// Adds `amount` to counter `kind`; repeated counts of one kind and type become one effect.
+    mutating func count(_ kind: CounterKind, type: MessageType, amount: Int = 1) {
         if case .count(kind, type, let n)? = effects.last {
-            effects[effects.count - 1] = .count(kind, type, amount: n + 1)
+            effects[effects.count - 1] = .count(kind, type, amount: n + amount)
         } else {
-            effects.append(.count(kind, type, amount: 1))
+            effects.append(.count(kind, type, amount: amount))
         }
     }
 
     mutating func timing(_ t: TransferTiming) { effects.append(.timing(t)) }
+
+    mutating func handled(_ messages: [GrouperMessage]) { effects.append(.handled(messages)) }
 
     mutating func internalFailure(_ text: String) { effects.append(.internalFailure(text)) }
 }
@@ -91,6 +95,7 @@ extension DeviceNode {
         case .count(let kind, let type, let amount):
             if amount == 1 { ctx.count(kind, type: type) } else { ctx.count(kind, type: type, amount: amount) }
         case .timing(let t): ctx.recordTiming(t)
+        case .handled(let messages): onReceive?(index, messages)
         case .internalFailure(let text): ctx.internalFailure(text)
         }
     }

@@ -32,15 +32,15 @@ extension DeviceNode {
     /// What an applied normal message writes to the store: itself (not a chunk), nothing yet (a
     /// chunk of an object still missing chunks), or the whole object (its last missing chunk).
     /// Each chunk is encrypted as it arrives when the store is encrypted at rest.
-    func assemble(_ m: GrouperMessage, _ ctx: some DeviceContext) -> GrouperMessage? {
+    func assemble(_ m: GrouperMessage, _ out: inout ClientStep) -> GrouperMessage? {
         guard m.type == .update else { return m }
         guard config.chunking != nil, let r = ChunkRecord.parse(m.content) else {
-            chargeAtRest(bytes: m.content.utf8.count, ctx)
+            chargeAtRest(bytes: m.content.utf8.count, &out)
             return m
         }
-        chargeAtRest(bytes: r.bytes, ctx)
+        chargeAtRest(bytes: r.bytes, &out)
         guard let whole = chunks.add(r, of: m) else { return nil }
-        ctx.log("reassembled \(m.objectID) from \(r.count) chunk(s)")
+        out.log("reassembled \(m.objectID) from \(r.count) chunk(s)")
         return whole
     }
 

@@ -93,7 +93,9 @@ extension DeviceNode {
         isMember = true
         joinedAt = ctx.now
         registerDeviceToken(ctx)
-        _ = handleAll(order(messages), ctx)
-        if online { requestReceive(ctx) }
+        step(ctx) {
+            _ = handleAll(order(messages), &$0)
+            if online { requestReceive(&$0) }
+        }
     }
 }

@@ -145,11 +145,11 @@ final class DeviceNode {
         case .response(let id, let outcome): complete(id, outcome, ctx)
         case .timeout(let id): complete(id, .timedOut, ctx)
         case .push:
-            if online && isMember && config.receive.onPush { requestReceive(ctx) }
+            if online && isMember && config.receive.onPush { step(ctx) { requestReceive(&$0) } }
         case .timer(let t): timer(t, ctx)
         case .command(let c): command(c, ctx)
         case .uploadReady(let id): step(ctx) { uploadReady(id, &$0) }
-        case .roundProcessed(let id): roundProcessed(id, ctx)
+        case .roundProcessed(let id): step(ctx) { roundProcessed(id, &$0) }
         case .request, .sweep, .serverCommand: break
         }
     }
@@ -161,11 +161,11 @@ final class DeviceNode {
             else if isMember { step(ctx) { senderUpdate(objectID: id, size: size, &$0) } }
         case .delete(let id): if isMember { step(ctx) { senderDelete(objectID: id, &$0) } }
         case .confirm: if isMember { step(ctx) { senderConfirm(&$0) } }
-        case .receive: if isMember && online { requestReceive(ctx) }
+        case .receive: if isMember && online { step(ctx) { requestReceive(&$0) } }
         case .setOnline(let on, let reason): setOnline(offline.set(reason, on ? nil : true) == nil, ctx)
         case .invite(let invitee): invite(invitee, ctx)
         case .answerResend(let requester, let range):
-            if isMember { answerResend(requester: directory.nodeIDs[requester], range: range, ctx) }
+            if isMember { step(ctx) { answerResend(requester: directory.nodeIDs[requester], range: range, &$0) } }
         }
     }
 
@@ -179,7 +179,7 @@ final class DeviceNode {
             }
         case .pull:
             if let p = config.receive.pullPeriod {
-                if isMember && online { requestReceive(ctx) }
+                if isMember && online { step(ctx) { requestReceive(&$0) } }
                 ctx.schedule(.timer(.pull), after: p)
             }
         case .unsentRetry:
@@ -220,7 +220,7 @@ final class DeviceNode {
         if config.unsent.onReconnect { step(ctx) { retryUnsent(&$0) } }
         let asBuiltDemo = config.variant == .asBuilt && config.asBuilt.confirmAfterReceiveOncePerTTL
         if config.confirm.onReconnect && !asBuiltDemo { step(ctx) { senderConfirm(&$0) } }
-        if config.receive.onReconnect { requestReceive(ctx) }
+        if config.receive.onReconnect { step(ctx) { requestReceive(&$0) } }
         step(ctx) { kickOutbox(&$0) }
     }
 
@@ -237,19 +237,14 @@ final class DeviceNode {
         out.request(request(call, to: server, purpose: purpose))
     }
 
-    /// Sends a request to server `server` now.
-    func send(_ call: ServerCall, to server: Int, purpose: RequestPurpose, _ ctx: some DeviceContext) {
-        perform(request(call, to: server, purpose: purpose), ctx)
-    }
-
     func complete(_ id: Int, _ outcome: RequestOutcome, _ ctx: some DeviceContext) {
         guard let purpose = pending.remove(id) else { return }  // late or duplicate
         switch purpose {
         case .put(let job, let server, let count):
             step(ctx) { putDone(job: job, server: server, count: count, outcome, &$0) }
-        case .list(let r, let server): listDone(round: r, server: server, outcome, ctx)
-        case .get(let r, let server): getDone(round: r, server: server, outcome, ctx)
-        case .existence(let t, let server): existenceDone(task: t, server: server, outcome, ctx)
+        case .list(let r, let server): step(ctx) { listDone(round: r, server: server, outcome, &$0) }
+        case .get(let r, let server): step(ctx) { getDone(round: r, server: server, outcome, &$0) }
+        case .existence(let t, let server): step(ctx) { existenceDone(task: t, server: server, outcome, &$0) }
         case .notify: break
         }
     }

@@ -40,10 +40,6 @@ extension DeviceNode {
         out.cpu(config.device.atRestTime(bytes: bytes))
     }
 
-    /// Encrypts `bytes` written to an encrypted store now.
-    func chargeAtRest(bytes: Int, _ ctx: some DeviceContext) {
-        step(ctx) { chargeAtRest(bytes: bytes, &$0) }
-    }
 
     /// The key derivation of a device start (the run's start, and every return online: the app
     /// launches again) for an encrypted store.
