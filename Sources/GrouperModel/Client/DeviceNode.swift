@@ -148,8 +148,7 @@ final class DeviceNode {
             if online && isMember && config.receive.onPush { step(ctx) { requestReceive(&$0) } }
         case .timer(let t): timer(t, ctx)
         case .command(let c): command(c, ctx)
-        case .uploadReady(let id): step(ctx) { uploadReady(id, &$0) }
-        case .roundProcessed(let id): step(ctx) { roundProcessed(id, &$0) }
+        case .uploadReady, .roundProcessed: step(ctx) { cpuDone(event, &$0) }
         case .request, .sweep, .serverCommand: break
         }
     }
@@ -239,13 +238,29 @@ final class DeviceNode {
 
     func complete(_ id: Int, _ outcome: RequestOutcome, _ ctx: some DeviceContext) {
         guard let purpose = pending.remove(id) else { return }  // late or duplicate
+        step(ctx) { reply(to: purpose, outcome, &$0) }
+    }
+
+    // MARK: The cores' inputs
+
+    /// The outcome of a request the sender or the receiver asked for (`ClientEffect.request`).
+    func reply(to purpose: RequestPurpose, _ outcome: RequestOutcome, _ out: inout ClientStep) {
         switch purpose {
-        case .put(let job, let server, let count):
-            step(ctx) { putDone(job: job, server: server, count: count, outcome, &$0) }
-        case .list(let r, let server): step(ctx) { listDone(round: r, server: server, outcome, &$0) }
-        case .get(let r, let server): step(ctx) { getDone(round: r, server: server, outcome, &$0) }
-        case .existence(let t, let server): step(ctx) { existenceDone(task: t, server: server, outcome, &$0) }
+        case .put(let job, let server, let count): putDone(job: job, server: server, count: count, outcome, &out)
+        case .list(let r, let server): listDone(round: r, server: server, outcome, &out)
+        case .get(let r, let server): getDone(round: r, server: server, outcome, &out)
+        case .existence(let t, let server): existenceDone(task: t, server: server, outcome, &out)
         case .notify: break
+        }
+    }
+
+    /// The continuation of CPU work (`ClientEffect.cpu`): an upload job's puts may leave, or a
+    /// receive round's rebuild and handling are done.
+    func cpuDone(_ event: GrouperEvent, _ out: inout ClientStep) {
+        switch event {
+        case .uploadReady(let id): uploadReady(id, &out)
+        case .roundProcessed(let id): roundProcessed(id, &out)
+        default: break
         }
     }
 }
