@@ -3,9 +3,10 @@ import SimKernel
 /// Where a Grouper client runs: its clock, its own timers, its CPU, and its requests to the
 /// servers (push notifications to other members are requests too: `notify`).
 ///
-/// The client's decisions (sender, receiver, Algorithm 1, resends) are plain code driven
-/// through this interface, so they do not know they are simulated: `SimulatedDevice`
-/// implements it on the kernel and the network model, and a test can script it. What the
+/// The client's cores (sender, receiver, Algorithm 1, resends) return their effects as
+/// `ClientEffect` values and `DeviceNode` performs them through this interface, so they do not
+/// know they are simulated: `SimulatedDevice` implements it on the kernel and the network
+/// model, and a test can script it. What the
 /// device reports about itself (protocol log, counters, transfer timings, internal failures)
 /// goes through it too. The rest of what a device touches are the run's parts that need no
 /// simulator either: the read-only `GroupDirectory`, the shared message stores

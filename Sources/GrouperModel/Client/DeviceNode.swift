@@ -27,8 +27,10 @@ struct OutboxItem: Sendable {
 /// writes what it really did to the `RunRecord`, and reaches everything else — its clock,
 /// timers, CPU, the servers, the other device of a face-to-face invitation, the log and
 /// counters — through the `DeviceContext` each call is given: no simulator, network or CPU
-/// model in it (`SimulatedDeviceNode` feeds it from the kernel). All behaviour-relevant
-/// iteration is over arrays or sorted keys.
+/// model in it (`SimulatedDeviceNode` feeds it from the kernel). Its sender and receiver are
+/// cores: each input (`reply(to:_:_:)`, `cpuDone`, a command) fills a `ClientStep` with effects,
+/// which `handle` performs (docs/architecture.md). All behaviour-relevant iteration is over
+/// arrays or sorted keys.
 final class DeviceNode {
     let name: String
     let index: Int
