@@ -43,9 +43,17 @@ struct ClientStep {
     let logging: Bool
     private(set) var effects: [ClientEffect] = []
 
-    init(now: SimTime, logging: Bool = true) {
+    /// `buffer`: an empty array whose capacity the step may reuse.
+    init(now: SimTime, logging: Bool = true, buffer: [ClientEffect] = []) {
         self.now = now
         self.logging = logging
+        effects = buffer
+    }
+
+    /// The effects' array emptied, its capacity kept for the next step.
+    consuming func emptied() -> [ClientEffect] {
+        effects.removeAll(keepingCapacity: true)
+        return effects
     }
 
     mutating func request(_ r: ClientRequest) { effects.append(.request(r)) }
@@ -74,10 +82,14 @@ struct ClientStep {
 
 extension DeviceNode {
     /// Runs a core's `body` for an input arriving now and performs the effects it produced.
+    /// The steps of a device take turns with one array (`spareEffects`), so a step allocates
+    /// only when it produces more effects than any before it.
     func step(_ ctx: some DeviceContext, _ body: (inout ClientStep) -> Void) {
-        var s = ClientStep(now: ctx.now, logging: ctx.logging)
+        var s = ClientStep(now: ctx.now, logging: ctx.logging, buffer: spareEffects)
+        spareEffects = []
         body(&s)
         perform(s.effects, ctx)
+        spareEffects = s.emptied()
     }
 
     /// Performs `effects` in order through `ctx`.

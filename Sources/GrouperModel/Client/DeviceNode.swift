@@ -124,6 +124,8 @@ final class DeviceNode {
 
     // Plumbing.
     var pending = PendingRequests()
+    /// The effects array of the last step, empty, kept for the next (`step`).
+    var spareEffects: [ClientEffect] = []
 
     init(index: Int, directory: GroupDirectory, stores: SharedStores, record: RunRecord, rng: Xoshiro256StarStar) {
         self.index = index
