@@ -36,7 +36,7 @@ let package = Package(
                 path: "Sources/Scenarios/Catalogs", swiftSettings: uncheckedInRelease),
         .target(name: "ScenarioFile", dependencies: ["Format", "Catalogs", "SimKernel", "GrouperModel"],
                 path: "Sources/Scenarios/ScenarioFile", swiftSettings: uncheckedInRelease),
-        .target(name: "Plan", dependencies: ["Format", "ScenarioFile", "SimKernel"],
+        .target(name: "Plan", dependencies: ["Format", "Catalogs", "ScenarioFile", "SimKernel"],
                 path: "Sources/Scenarios/Plan", swiftSettings: uncheckedInRelease),
         .target(name: "Execution", dependencies: ["Format", "Catalogs", "ScenarioFile", "Plan", "SimKernel"],
                 path: "Sources/Scenarios/Execution", swiftSettings: uncheckedInRelease),

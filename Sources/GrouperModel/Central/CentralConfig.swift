@@ -1,6 +1,6 @@
 import SimKernel
 
-/// Everything that defines one simulated central-server system (CloudDrop, seed 004): the same
+/// Everything that defines one simulated central-server system (CloudDrop-style, docs/architectures.md): the same
 /// devices, profiles and receive/retry policies as a Grouper run, one trusted server.
 public struct CentralConfig: Equatable, Sendable {
     public var devices: Int
@@ -18,9 +18,9 @@ public struct CentralConfig: Equatable, Sendable {
     /// How often the server looks for expired transfers (only with a retention).
     public var retentionSweep: SimDuration = .seconds(Int64(60))
     public var requestTimeout: SimDuration = SystemConfig.defaultRequestTimeout
-    /// Each chunk of an update is its own transfer (issue #10); nil: one transfer per update.
+    /// Each chunk of an update is its own transfer (docs/architectures.md, Large objects); nil: one transfer per update.
     public var chunking: ChunkingConfig? = nil
-    /// How devices keep their store at rest (issue #10, seed 003).
+    /// How devices keep their store at rest (docs/architectures.md, Device storage at rest).
     public var deviceStore = DeviceStoreConfig()
     /// Reply-delay jitter, duplicate and late replies within bounds (`NetworkFaults`); off by default.
     public var networkFaults = NetworkFaults()

@@ -1,6 +1,6 @@
 import SimKernel
 
-/// Chunked large objects on the central server (issue #10): each chunk of an update is its own
+/// Chunked large objects on the central server (docs/architectures.md): each chunk of an update is its own
 /// transfer (upload, reference count, outbox record, fetch, acknowledgement); a receiver applies
 /// the object when it fetched every chunk. Central files are costed by size, so a chunk carries
 /// no real bytes (`ChunkingConfig.realBytesPerChunk` is Grouper's).

@@ -1,6 +1,6 @@
 import SimKernel
 
-/// A request from a device to the central server (seed 004's web service calls).
+/// A request from a device to the central server: the web service calls of a CloudDrop-style server (docs/architectures.md).
 public enum CentralCall: Equatable, Sendable {
     /// Upload the whole message once, addressed to `receivers` (`upload_file` + outbox records).
     case upload(CentralUpload)

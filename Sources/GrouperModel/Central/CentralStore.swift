@@ -1,6 +1,6 @@
 import SimKernel
 
-/// Status of one sender→receiver transfer in the central server's outbox (seed 004, "File Outbox").
+/// Status of one sender→receiver transfer in the central server's outbox (docs/architectures.md).
 public enum TransferStatus: String, CaseIterable, Sendable {
     /// The receiver has not started downloading (the default of a new record). A transfer whose
     /// retention ran out stays `unattended` and is marked `expired`.
@@ -44,7 +44,7 @@ public struct CentralFile: Equatable, Sendable {
     public internal(set) var references: Int
 }
 
-/// The central server's state (CloudDrop, seed 004): files with a reference count over their
+/// The central server's state (CloudDrop-style, docs/architectures.md): files with a reference count over their
 /// addressed receivers, and the outbox of transfers. Pure bookkeeping, no time of its own.
 /// Transfer ids are dense (index into `outbox`); files are kept in id order.
 public struct CentralStore: Equatable, Sendable {

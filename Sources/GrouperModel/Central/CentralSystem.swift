@@ -1,6 +1,6 @@
 import SimKernel
 
-/// A whole simulated central-server system (CloudDrop, seed 004): D devices and one trusted
+/// A whole simulated central-server system (CloudDrop-style, docs/architectures.md): D devices and one trusted
 /// server on one `Simulation`, with the same network, device and server profiles as a Grouper
 /// run. The control calls mirror `GrouperSystem`'s, so one scenario drives either.
 /// One instance per run; not thread-safe, not shared.

@@ -61,9 +61,10 @@ extension GrouperSystem {
         return causes.joined(separator: ", and ")
     }
 
-    /// "server 2" or "servers 0, 1".
+    /// "server 3" or "servers 1, 2" (numbered as the scenario file numbers them) for model
+    /// indices `list`.
     static func servers(_ list: [Int]) -> String {
-        "server\(list.count == 1 ? "" : "s") " + list.sorted().map { "\($0)" }.joined(separator: ", ")
+        "server\(list.count == 1 ? "" : "s") " + list.sorted().map { "\(serverNumber($0))" }.joined(separator: ", ")
     }
 
     /// Thesis variant: why recovery has not delivered write `w`'s message to device `d`. "Recovery

@@ -13,10 +13,10 @@ extension GrouperSystem {
                 case .keep:
                     let limit = config.ttl + config.sweepPeriod
                     let held = s.server.shares.filter { sim.now - $0.saveAt > limit }.count
-                    text = "server \(s.index) ignores the TTL (keep): served \(s.keptPastTTL) share(s) and holds \(held) "
+                    text = "server \(serverNumber(s.index)) ignores the TTL (keep): served \(s.keptPastTTL) share(s) and holds \(held) "
                         + "past TTL + sweep period; a finding about the server, not a protocol failure"
                 case .earlyDelete(let ttl):
-                    text = "server \(s.index) deletes shares after \(ttl), before the group TTL \(config.ttl) "
+                    text = "server \(serverNumber(s.index)) deletes shares after \(ttl), before the group TTL \(config.ttl) "
                         + "(early-delete); a finding about the server, not a protocol failure"
                 default: continue
                 }

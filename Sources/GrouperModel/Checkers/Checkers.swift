@@ -1,7 +1,7 @@
 import SimKernel
 
 /// Safety: must never happen. Liveness: must eventually happen (given enough quiet time).
-/// Server: a finding about a misbehaving server (issue #11), not a protocol failure.
+/// Server: a finding about a misbehaving server (docs/adversaries.md), not a protocol failure.
 public enum CheckKind: String, Sendable { case safety, liveness, server }
 
 /// One protocol failure found by a checker.
@@ -114,7 +114,7 @@ extension GrouperSystem {
         for s in world.serverNodes where !s.ttlMisbehaviours.contains(.keep) {
             if let oldest = s.server.oldestSaveAt, sim.now - oldest > limit {
                 out.append(CheckFinding(checker: .ttl, kind: .safety,
-                                        message: "server \(s.index) holds a share saved at \(oldest) at \(sim.now), "
+                                        message: "server \(serverNumber(s.index)) holds a share saved at \(oldest) at \(sim.now), "
                                             + "older than TTL + sweep period \(limit)", messageIDs: []))
             }
         }

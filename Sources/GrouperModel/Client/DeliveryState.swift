@@ -4,10 +4,11 @@ import SimKernel
 public enum DeliveryAction: Equatable, Sendable {
     /// Apply this normal message to the store.
     case apply(GrouperMessage)
-    /// Send a resend request for `range` to `sender`.
-    case askResend(sender: String, range: ClosedRange<Int>)
-    /// Re-upload my normal messages in `range` to `requester`.
-    case answerResend(requester: String, range: ClosedRange<Int>)
+    /// Send a resend request for `range` to `sender`; with `ResendRanges.holes` and more than
+    /// one hole in it, for the `holes` only (sorted, disjoint, inside `range`).
+    case askResend(sender: String, range: ClosedRange<Int>, holes: [ClosedRange<Int>]? = nil)
+    /// Re-upload my normal messages in `range` (or only those in `holes`) to `requester`.
+    case answerResend(requester: String, range: ClosedRange<Int>, holes: [ClosedRange<Int>]? = nil)
     /// Dropped: already handled.
     case duplicate(GrouperMessage)
     /// A control message that needs nothing (e.g. a confirm with nothing missing).
@@ -19,8 +20,11 @@ public enum DeliveryAction: Equatable, Sendable {
 /// Per sender: the highest *contiguous* normal sequence received (`contiguous`) and the
 /// sequences received above it (`above`). Duplicates: normal by (sender, sequence), control by
 /// message id. A gap found from message m asks [contiguous+1, m.sequence−1]; a confirm with
-/// maximum M asks [contiguous+1, M]; each ask is trimmed to what is really missing and not
-/// repeated (for a range inside the last asked one) before `resendRetry` passed.
+/// maximum M asks [contiguous+1, M]; each ask is trimmed to what is really missing — one
+/// range first missing…last missing (`ResendRanges.span`, held messages between holes
+/// included) or the holes themselves (`.holes`) — and not repeated before `resendRetry` passed
+/// when its first and last missing sequences lie inside the span last asked of that sender
+/// (what is missing only shrinks, so its holes then lie inside the holes asked then).
 public struct DeliveryState: Sendable {
     // Per sender, by a local sender number (order of first sight): arrays, not string-keyed
     // maps, so the in-order path hashes no node id when the caller passes the sender's
@@ -98,17 +102,17 @@ public struct DeliveryState: Sendable {
     /// control duplicates are then found by number, with the same outcome as by id.
     public mutating func handle(_ m: GrouperMessage, now: SimTime, variant: ProtocolVariant,
                                 asBuilt: AsBuiltSwitches, resendRetry: SimDuration, ownSequence: Int,
-                                idNumber: Int32? = nil, senderSlot: Int? = nil)
+                                idNumber: Int32? = nil, senderSlot: Int? = nil, ranges: ResendRanges = .span)
         -> [DeliveryAction] {
         Array(decide(m, now: now, variant: variant, asBuilt: asBuilt, resendRetry: resendRetry, ownSequence: ownSequence,
-                     idNumber: idNumber, senderSlot: senderSlot))
+                     idNumber: idNumber, senderSlot: senderSlot, ranges: ranges))
     }
 
     /// `handle`'s actions kept inline (at most two: an ask before an apply), so handling a
     /// message allocates no array.
     mutating func decide(_ m: GrouperMessage, now: SimTime, variant: ProtocolVariant,
                          asBuilt: AsBuiltSwitches, resendRetry: SimDuration, ownSequence: Int,
-                         idNumber: Int32? = nil, senderSlot: Int? = nil)
+                         idNumber: Int32? = nil, senderSlot: Int? = nil, ranges: ResendRanges = .span)
         -> DeliveryActions {
         let checkDuplicates = !(variant == .asBuilt && asBuilt.noDuplicateCheck)
         if m.type.isNormal {
@@ -120,7 +124,7 @@ public struct DeliveryState: Sendable {
             var actions = DeliveryActions()
             let next = plantedGapOffByOne ? last + 2 : last + 1
             if variant.detectsGaps, m.sequence > next,
-               let ask = ask(s, from: last + 1, to: m.sequence - 1, now: now, retry: resendRetry) {
+               let ask = ask(s, from: last + 1, to: m.sequence - 1, now: now, retry: resendRetry, ranges: ranges) {
                 actions.append(ask)
             }
             if m.sequence <= next && got == nil {
@@ -139,12 +143,13 @@ public struct DeliveryState: Sendable {
             guard variant == .thesis || variant == .asBuilt, let maxSeq = Int(m.content) else { return DeliveryActions(.none) }
             let base = (variant == .asBuilt && asBuilt.confirmComparesOwnSequence)
                 ? ownSequence : highestContiguous(from: m.sender)
-            guard maxSeq > base, let a = ask(number(m.sender), from: base + 1, to: maxSeq, now: now, retry: resendRetry)
+            guard maxSeq > base, let a = ask(number(m.sender), from: base + 1, to: maxSeq, now: now, retry: resendRetry, ranges: ranges)
             else { return DeliveryActions(.none) }
             return DeliveryActions(a)
         case .resend:
-            guard variant != .noRecovery, let range = Self.parseRange(m.content) else { return DeliveryActions(.none) }
-            return DeliveryActions(.answerResend(requester: m.sender, range: range))
+            guard variant != .noRecovery, let asked = Self.parseRanges(m.content) else { return DeliveryActions(.none) }
+            let range = asked[0].lowerBound...asked[asked.count - 1].upperBound
+            return DeliveryActions(.answerResend(requester: m.sender, range: range, holes: asked.count > 1 ? asked : nil))
         case .update, .delete:
             return DeliveryActions(.none)
         }
@@ -176,8 +181,10 @@ public struct DeliveryState: Sendable {
         aboveBy[n] = set.isEmpty ? nil : set
     }
 
-    /// The missing part of [lo, hi] as one range (lowest to highest missing), rate-limited.
-    private mutating func ask(_ n: Int, from lo: Int, to hi: Int, now: SimTime, retry: SimDuration)
+    /// The missing part of [lo, hi] as one range (lowest to highest missing) or, with `.holes`,
+    /// as the list of its missing ranges; rate-limited on the span.
+    private mutating func ask(_ n: Int, from lo: Int, to hi: Int, now: SimTime, retry: SimDuration,
+                              ranges: ResendRanges = .span)
         -> DeliveryAction? {
         guard lo <= hi else { return nil }
         let got = aboveBy[n] ?? []
@@ -189,7 +196,18 @@ public struct DeliveryState: Sendable {
             return nil
         }
         lastAskBy[n] = (range, now)
-        return .askResend(sender: senderNames[n], range: range)
+        guard ranges == .holes else { return .askResend(sender: senderNames[n], range: range) }
+        var holes: [ClosedRange<Int>] = []
+        var start: Int? = nil
+        for seq in range {
+            if got.contains(seq) {
+                if let a = start { holes.append(a...(seq - 1)); start = nil }
+            } else if start == nil {
+                start = seq
+            }
+        }
+        if let a = start { holes.append(a...range.upperBound) }
+        return .askResend(sender: senderNames[n], range: range, holes: holes.count > 1 ? holes : nil)
     }
 
     /// "a-b" → a...b (a ≤ b, both ≥ 1); anything else is nil.
@@ -200,6 +218,21 @@ public struct DeliveryState: Sendable {
     }
 
     public static func formatRange(_ r: ClosedRange<Int>) -> String { "\(r.lowerBound)-\(r.upperBound)" }
+
+    /// "a-b" or "a-b,c-d,…" (ascending, disjoint) → the ranges; anything else is nil.
+    public static func parseRanges(_ s: String) -> [ClosedRange<Int>]? {
+        var out: [ClosedRange<Int>] = []
+        for part in s.split(separator: ",", omittingEmptySubsequences: false) {
+            guard let r = parseRange(String(part)), out.last.map({ $0.upperBound < r.lowerBound }) ?? true else { return nil }
+            out.append(r)
+        }
+        return out.isEmpty ? nil : out
+    }
+
+    /// A request's content: the span "a-b", or the holes "a-b,c-d,…" when there are several.
+    public static func formatRanges(_ range: ClosedRange<Int>, holes: [ClosedRange<Int>]?) -> String {
+        (holes ?? [range]).map(formatRange).joined(separator: ",")
+    }
 }
 
 /// At most two actions, inline (`DeliveryState.decide`): an ask, then an apply.

@@ -20,7 +20,8 @@ extension DeviceNode {
             let hints = pipeline.deliveryHints(m)
             let actions = delivery.decide(m, now: out.now, variant: config.variant, asBuilt: config.asBuilt,
                                           resendRetry: config.resendRetry, ownSequence: sequence,
-                                          idNumber: hints.idNumber, senderSlot: hints.senderSlot)
+                                          idNumber: hints.idNumber, senderSlot: hints.senderSlot,
+                                          ranges: config.resendRanges)
             if !m.type.isNormal, !actions.isDuplicate {
                 out.log("handle \(label(m)) from \(directory.name(ofNode: m.sender))")
                 handled.append(m)
@@ -42,10 +43,10 @@ extension DeviceNode {
             guard let applied = assemble(msg, &out) else { return }   // a chunk of an incomplete object
             storeWrite(applied)
             handled.append(applied)
-        case .askResend(let sender, let range):
-            if config.recovery.receiverAsks { sendResendRequest(to: sender, range: range, &out) }
-        case .answerResend(let requester, let range):
-            answerResend(requester: requester, range: range, &out)
+        case .askResend(let sender, let range, let holes):
+            if config.recovery.receiverAsks { sendResendRequest(to: sender, range: range, holes: holes, &out) }
+        case .answerResend(let requester, let range, let holes):
+            answerResend(requester: requester, range: range, holes: holes, &out)
         case .duplicate(let msg):
             out.count(.duplicatesDropped, type: msg.type)
         case .none:
@@ -58,13 +59,16 @@ extension DeviceNode {
         stores.pipeline.apply(m, to: &store)
     }
 
-    /// Looks up my normal messages in `range` and asks every server which are gone for the
-    /// requester. A message already being answered for this requester (its existence check
+    /// Looks up my normal messages in `range` (only those in `holes` when given: a request of
+    /// `ResendRanges.holes`) and asks every server which are gone for the requester. A message already being answered for this requester (its existence check
     /// running, or its copy for it queued, unsent or in flight: `reuploading`) is left out, so
     /// overlapping requests merge and each requester gets one copy at a time.
-    func answerResend(requester: String, range: ClosedRange<Int>, _ out: inout ClientStep) {
+    func answerResend(requester: String, range: ClosedRange<Int>, holes: [ClosedRange<Int>]? = nil,
+                      _ out: inout ClientStep) {
         guard range.lowerBound <= sent.count else { return }
-        var items = sentItems((range.lowerBound - 1)..<min(range.upperBound, sent.count))
+        var items = (holes ?? [range]).flatMap { r in
+            r.lowerBound <= sent.count ? sentItems((r.lowerBound - 1)..<min(r.upperBound, sent.count)) : []
+        }
         let id = nextTaskID
         nextTaskID += 1
         guard config.recovery.senderChecksServers else {
@@ -74,7 +78,7 @@ extension DeviceNode {
         if !reuploading.isEmpty && config.plantedBug != .duplicateReupload {
             items.removeAll { reuploading.contains(ReuploadKey(messageID: $0.message.messageID, requester: requester)) }
             if items.isEmpty {
-                out.log("resend(\(DeliveryState.formatRange(range))) from \(directory.name(ofNode: requester)): "
+                out.log("resend(\(DeliveryState.formatRanges(range, holes: holes))) from \(directory.name(ofNode: requester)): "
                     + "already being answered")
                 return
             }

@@ -149,9 +149,9 @@ extension DeviceNode {
             if !handledLater { count += 1 }
         }
         for (r, q) in requests {
-            guard let range = DeliveryState.parseRange(q.content) else { continue }
+            guard let ranges = DeliveryState.parseRanges(q.content) else { continue }
             let requester = devices[r].delivery
-            if range.contains(where: { !requester.hasNormal(me, $0) }) { count += 1 }
+            if ranges.contains(where: { $0.contains(where: { !requester.hasNormal(me, $0) }) }) { count += 1 }
         }
         return count
     }

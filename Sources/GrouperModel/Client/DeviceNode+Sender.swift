@@ -92,9 +92,10 @@ extension DeviceNode {
         kickOutbox(&out)
     }
 
-    /// Asks `sender` (a node id) to resend `range`.
-    func sendResendRequest(to sender: String, range: ClosedRange<Int>, _ out: inout ClientStep) {
-        let m = makeMessage(.resend, content: DeliveryState.formatRange(range), sequence: 0, objectID: "",
+    /// Asks `sender` (a node id) to resend `range` (only its `holes` when given).
+    func sendResendRequest(to sender: String, range: ClosedRange<Int>, holes: [ClosedRange<Int>]? = nil,
+                           _ out: inout ClientStep) {
+        let m = makeMessage(.resend, content: DeliveryState.formatRanges(range, holes: holes), sequence: 0, objectID: "",
                             receiver: sender, at: out.now)
         out.count(.resendRequests, type: .resend)
         out.log("create resend(\(m.content)) to \(directory.name(ofNode: sender))")

@@ -1,6 +1,6 @@
 import SimKernel
 
-/// What SPEC §7 counts, and a few diagnostics.
+/// What the protocol counts (docs/protocol.md, Counters), and a few diagnostics.
 public enum CounterKind: String, CaseIterable, Sendable, Comparable {
     /// A message stored on ≥ s servers (one per successful upload of a message).
     case messagesUploaded

@@ -4,8 +4,8 @@ import Foundation
 ///
 /// Key mapping: `object` ← objectClass, `object_id` ← objectID, `sender_id` ← sender,
 /// `receiver_id` ← receiver, `message_id` ← messageID, `send_time` ← sendTime; `type`,
-/// `content`, `sequence`, `email`, `name` as named. (SPEC §2 writes sender/receiver/sendtime;
-/// we keep the Fig 4.5 spelling, which the published client put on the wire.)
+/// `content`, `sequence`, `email`, `name` as named: the thesis's Fig 4.5 spelling, which the
+/// published client puts on the wire (docs/messages.md).
 ///
 /// Encoding is deterministic: keys sorted by byte value, laid out the way
 /// NSJSONSerialization's pretty printer does (`{\n  "key" : value,\n …\n}`, 2-space indent,

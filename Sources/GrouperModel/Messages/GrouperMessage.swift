@@ -13,9 +13,9 @@ public enum MessageType: String, CaseIterable, Sendable {
 ///
 /// A value type whose fields live in one shared, copy-on-write box (`Fields`): a rebuilt
 /// message passes through decoding, ordering, Algorithm 1's actions, the store and the
-/// handed-over list, and copying eight strings each time (a retain and a release per string)
-/// was about a tenth of a large run. A copy now costs one retain; a setter copies the box
-/// first if it is shared, so values behave exactly as before.
+/// handed-over list, and copying eight strings each time would cost a retain and a release
+/// per string. A copy costs one retain; a setter copies the box first if it is shared, so
+/// values behave as plain structs do.
 public struct GrouperMessage: Sendable {
     final class Fields: @unchecked Sendable {
         // Mutated only through `GrouperMessage`'s setters, and only while uniquely referenced.
@@ -95,7 +95,7 @@ public struct GrouperMessage: Sendable {
 }
 
 extension GrouperMessage: Equatable, Hashable {
-    /// Field by field, as the synthesized `==` of the unboxed struct did.
+    /// Field by field, as a synthesized `==` of the fields would.
     public static func == (a: GrouperMessage, b: GrouperMessage) -> Bool {
         if a.fields === b.fields { return true }
         let x = a.fields, y = b.fields
@@ -105,7 +105,7 @@ extension GrouperMessage: Equatable, Hashable {
             && x.messageID == y.messageID
     }
 
-    /// Every field in declaration order, as the synthesized `hash(into:)` did.
+    /// Every field in declaration order, as a synthesized `hash(into:)` of the fields would.
     public func hash(into h: inout Hasher) {
         let x = fields
         h.combine(x.type); h.combine(x.content); h.combine(x.sequence); h.combine(x.objectClass)

@@ -30,7 +30,7 @@ public struct GroupInfo: Equatable, Sendable {
     public var ownerNode: String
 }
 
-/// The RESTful endpoints of thesis §5.1.3, with their parameters. The rare calls with large
+/// The RESTful endpoints of the thesis's server (docs/protocol.md, Server), with their parameters. The rare calls with large
 /// parameters are `indirect` (boxed), so every request event stays small.
 public enum ServerCall: Equatable, Sendable {
     /// No key: returns the master key.

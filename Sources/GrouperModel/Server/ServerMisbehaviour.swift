@@ -1,10 +1,13 @@
 import SimKernel
 
-/// What a dishonest server does on top of being up or down (issue #11). Several can be
+/// What a dishonest server does on top of being up or down (docs/adversaries.md). Several can be
 /// active on one server at once; each is switched on and off by `ServerCommand.misbehave`.
 public enum ServerMisbehaviour: Equatable, Sendable {
-    /// Served shares have every byte altered, for a `fraction` of the shares (decided per
-    /// share id from the run seed: the same share is always served the same way).
+    /// A served share has one symbol (secret byte) in its first half shifted by a non-zero
+    /// delta, for a `fraction` of the shares (decided per share id from the run seed: the same
+    /// share is always served the same way). The symbol depends on (run seed, message id), so
+    /// every tampering server alters the same symbol of a message; the delta also depends on
+    /// the server (`ServerNode.tampered`).
     case tamper(fraction: Double)
     /// For a re-put message id, serve the share stored before instead of the current one.
     case stale

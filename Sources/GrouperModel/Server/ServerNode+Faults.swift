@@ -1,6 +1,6 @@
 import SimKernel
 
-/// How a hostile server (issue #11) changes what it serves and stores. The honest service
+/// How a hostile server (docs/adversaries.md) changes what it serves and stores. The honest service
 /// (`UntrustedServer`) runs unchanged; the server node rewrites its replies, remembers
 /// replaced shares for `stale`, and shifts or skips its TTL sweep for `early-delete`/`keep`.
 extension ServerNode {
@@ -112,8 +112,33 @@ extension ServerNode {
         if ttlMisbehaviours.contains(.keep) { keptPastTTL += 1 } else { world.record.ttlViolations.append(text) }
     }
 
-    /// Reports the message ids this coalition member started or stopped holding. O(shares)
-    /// per event; only coalition members pay it.
+    /// The same observations from `server.holdings`, in O(shares stored or deleted by the
+    /// event): the held bytes, and the message ids this server started or stopped holding
+    /// (each list sorted, as `trackCoalitionHoldings` gives them).
+    func observeHoldingChanges(_ now: SimTime) {
+        let changes = server.holdings!.drain()
+        var touched: [String] = []
+        for c in changes {
+            heldCostedBytes += c.delta * world.stores.costed(c.id)
+            touched.append(c.id)
+        }
+        if world.config.trackExposure { heldBytes.set(Double(server.holdings!.shareBytes + heldCostedBytes), at: now) }
+        guard coalitionHeld != nil, !touched.isEmpty else { return }
+        var added: [String] = [], removed: [String] = []
+        for id in Set(touched) {
+            let holds = server.holdings!.holds(id)
+            if holds && !heldIDs.contains(id) { added.append(id); heldIDs.insert(id) }
+            else if !holds && heldIDs.contains(id) { removed.append(id); heldIDs.remove(id) }
+        }
+        guard !added.isEmpty || !removed.isEmpty else { return }
+        added.sort(); removed.sort()
+        world.record.coalitions.update(server: index, added: added, removed: removed, now: now)
+        world.record.singles?.update(server: index, added: added, removed: removed, now: now)
+    }
+
+    /// Reports the message ids this coalition member started or stopped holding, by a pass
+    /// over the shares: O(shares) per event (plain bookkeeping; compact bookkeeping uses
+    /// `observeHoldingChanges`).
     func trackCoalitionHoldings(_ now: SimTime) {
         guard let before = coalitionHeld else { return }
         let after = Array(Set(server.shares.map(\.messageID))).sorted()

@@ -18,8 +18,8 @@ final class ServerNode: SimComponent {
     /// not part of the fingerprint.
     private(set) var heldShares = TimeWeightedAverage()
     /// Bytes of the shares held over time, kept only with `config.trackExposure`.
-    private(set) var heldBytes = TimeWeightedAverage()
-    /// Hostile behaviours active now (issue #11); empty for an honest server.
+    var heldBytes = TimeWeightedAverage()
+    /// Hostile behaviours active now (docs/adversaries.md); empty for an honest server.
     var misbehaviours = ActiveMisbehaviours()
     /// `keep` / `early-delete` behaviours this server ever had, for the TTL checker's findings.
     var ttlMisbehaviours: [ServerMisbehaviour] = []
@@ -27,6 +27,10 @@ final class ServerNode: SimComponent {
     var staleShares: [Int: [UInt8]] = [:]
     /// Message ids this server holds shares of (sorted), when it is in a coalition; else nil.
     var coalitionHeld: [String]?
+    /// With `server.holdings`: the message ids held after the last event, and the costed
+    /// bytes of the held shares (`SharedStores.costed`, per share).
+    var heldIDs: Set<String> = []
+    var heldCostedBytes = 0
     /// Shares a `keep` server served or held past TTL + sweep period.
     var keptPastTTL = 0
     /// Devices of the nodes a requester's last multicast notification went to.
@@ -34,7 +38,7 @@ final class ServerNode: SimComponent {
 
     init(index: Int, world: World, rng: Xoshiro256StarStar) {
         self.index = index
-        self.name = "server-\(index)"
+        self.name = "server-\(serverNumber(index))"
         self.world = world
         self.server = UntrustedServer(index: index, rng: rng, keying: world.config.variant.shareKeying)
         server.incrementalLists = world.config.compactState
@@ -54,8 +58,8 @@ final class ServerNode: SimComponent {
             sim.schedule(.sweep, to: world.serverComponents[index], after: world.config.sweepPeriod)
         case .serverCommand(.setState(let change, let reason)):
             // Down while any reason holds (overlapping windows nest). A server coming back up
-            // catches up on expired shares before serving, as a restart does: it did not sweep
-            // while down.
+            // sweeps before serving, as a restart does, so it serves no share that expired since
+            // its last periodic sweep.
             let s = down.set(reason, change == .up ? nil : change) ?? .up
             if s == .up && state != .up && sweepEnabled && !misbehaviours.keep { server.sweep(now: sweepTime(sim.now)) }
             state = s
@@ -70,6 +74,7 @@ final class ServerNode: SimComponent {
         default: break
         }
         heldShares.set(Double(server.shares.count), at: sim.now)
+        if server.holdings != nil { observeHoldingChanges(sim.now); return }
         if world.config.trackExposure { heldBytes.set(Double(server.shares.reduce(0) { $0 + $1.share.count + world.stores.costed($1.messageID) }), at: sim.now) }
         if coalitionHeld != nil { trackCoalitionHoldings(sim.now) }
     }
@@ -134,7 +139,7 @@ final class ServerNode: SimComponent {
 
     func sweep(_ now: SimTime) {
         if let oldest = server.oldestSaveAt, now - oldest > world.config.ttl + world.config.sweepPeriod {
-            ttlViolation("server \(index) held a share saved at \(oldest) at \(now), "
+            ttlViolation("server \(serverNumber(index)) held a share saved at \(oldest) at \(now), "
                 + "older than TTL \(world.config.ttl) + sweep period \(world.config.sweepPeriod)")
         }
         server.sweep(now: sweepTime(now))
@@ -145,7 +150,7 @@ final class ServerNode: SimComponent {
     func checkTTL(_ ss: ShareDownloads, now: SimTime) {
         let limit = world.config.ttl + world.config.sweepPeriod
         for s in ss where now - s.saveAt > limit {
-            ttlViolation("server \(index) served share \(s.shareID) of message \(s.messageID) "
+            ttlViolation("server \(serverNumber(index)) served share \(s.shareID) of message \(s.messageID) "
                 + "saved at \(s.saveAt) at \(now), older than TTL + sweep period \(limit)")
         }
     }

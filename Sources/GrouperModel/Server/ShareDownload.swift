@@ -6,8 +6,8 @@ import SimKernel
 /// the server builds each stored share's download once, when the share is put, and every
 /// `transfer/get` of it hands out that box, so a reply, its event and the receiver's loop
 /// copy one reference per share instead of two strings and an array (three retains and
-/// three releases). A setter copies the box first if it is shared, so values behave exactly
-/// as the plain struct did.
+/// three releases). A setter copies the box first if it is shared, so values behave as
+/// plain structs do.
 public struct ShareDownload: Sendable {
     final class Fields: @unchecked Sendable {
         // Mutated only through `ShareDownload`'s setters, and only while uniquely referenced.
@@ -55,7 +55,7 @@ public struct ShareDownload: Sendable {
 }
 
 extension ShareDownload: Equatable {
-    /// Field by field, as the synthesized `==` of the unboxed struct did.
+    /// Field by field, as a synthesized `==` of the fields would.
     public static func == (a: ShareDownload, b: ShareDownload) -> Bool {
         if a.fields === b.fields { return true }
         let x = a.fields, y = b.fields

@@ -118,11 +118,13 @@ extension UntrustedServer {
         if let last = shares.last, e.saveAt < last.saveAt { saveTimesAscend = false }
         shares.append(e)
         listsStored(e)
+        holdings?.stored(e)
     }
 
     /// Removes the share at index `i` and updates the kept lists.
     mutating func removeShare(at i: Int) {
         let e = shares.remove(at: i)
         listsRemoved(e)
+        holdings?.removed(e)
     }
 }

@@ -78,6 +78,7 @@ extension UntrustedServer {
             shareIDByMessage[shareKey(group: shares[i].group, messageID: shares[i].messageID,
                                       receiver: shares[i].receiver)] = nil
             listsRemoved(shares[i])
+            holdings?.removed(shares[i])
         }
         if expired.count == expired.last! + 1 {  // a prefix: the usual case
             shares.removeFirst(expired.count)
@@ -89,6 +90,7 @@ extension UntrustedServer {
 
     /// Forgets every stored share (restart without data). Groups and users stay.
     public mutating func dropAllShares() {
+        if holdings != nil { for e in shares { holdings!.removed(e) } }
         shares.removeAll()
         shareIDByMessage.removeAll()
         for g in groupLists.indices where groupLists[g].isBuilt {

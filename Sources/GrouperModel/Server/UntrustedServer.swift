@@ -34,6 +34,9 @@ public struct UntrustedServer: Sendable {
     /// Per group: its members with a device token, by node id (`UntrustedServer+Lookup.swift`);
     /// emptied whenever `users` changes.
     var pushTargets: [Int: [(node: String, user: Int)]] = [:]
+    /// Shares held per message id, kept on every store and deletion while not nil
+    /// (`HoldingsTally`; turned on by observers of exposure and coalitions).
+    public var holdings: HoldingsTally?
 
     /// `receiver` is the unicast receiver's user index under `.perReceiver`, nil otherwise.
     struct ShareKey: Hashable { var group: Int; var messageID: String; var receiver: Int? = nil }

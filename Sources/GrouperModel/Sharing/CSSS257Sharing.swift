@@ -1,6 +1,6 @@
 import SimKernel
 
-/// The c-SSS scheme the published Grouper client used (SPEC §3), byte-compatible.
+/// The c-SSS scheme the published Grouper client used (docs/sharing.md), byte-compatible.
 ///
 /// Each secret byte s gets its own polynomial f(x) = s + c1·x + … + c(k−1)·x^(k−1) mod 257.
 /// A share is ASCII text: 2 uppercase hex digits x, 2 hex digits k, the marker `AA`, then

@@ -1,4 +1,4 @@
-/// How a receiver turns collected shares into a message (issue #11).
+/// How a receiver turns collected shares into a message (docs/adversaries.md).
 public enum RebuildPolicy: String, CaseIterable, Sendable {
     /// Join the shares as they come (the thesis's receiver): one bad share gives garbage.
     case firstK = "first-k"

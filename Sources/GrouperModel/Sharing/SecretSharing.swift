@@ -1,6 +1,6 @@
 import SimKernel
 
-/// Which secret-sharing scheme splits messages (SPEC §5).
+/// Which secret-sharing scheme splits messages (docs/sharing.md).
 public enum SharingSchemeKind: String, CaseIterable, Sendable {
     /// Shamir over GF(2^8), polynomial 0x11B, binary shares (x byte + L bytes).
     case gf256

@@ -1,6 +1,6 @@
 import SimKernel
 
-/// Exposure and storage observations (issue #10), kept when `config.trackExposure` is set.
+/// Exposure and storage observations (docs/architectures.md), kept when `config.trackExposure` is set.
 extension GrouperSystem {
     /// ∫ (bytes of shares all servers hold) dt up to now, in byte·seconds.
     public var byteSecondsAtRest: Double { world.serverNodes.reduce(0) { $0 + $1.heldBytes.area(upTo: sim.now) } }

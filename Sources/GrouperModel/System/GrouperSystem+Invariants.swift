@@ -7,7 +7,7 @@ extension GrouperSystem {
     public func _checkInvariants() -> String? {
         if let p = sim.checkInvariants() { return "kernel: \(p)" }
         for node in world.serverNodes {
-            if let p = node.server._checkInvariants() { return "server \(node.index): \(p)" }
+            if let p = node.server._checkInvariants() { return "server \(serverNumber(node.index)): \(p)" }
         }
         for node in world.deviceNodes {
             if let p = node.delivery._checkInvariants() { return "device \(node.index): delivery: \(p)" }

@@ -32,7 +32,12 @@ public final class GrouperSystem {
         world = World(config: config, scheme: scheme, streams: sim.streams)
         for j in 0..<config.servers {
             let node = ServerNode(index: j, world: world, rng: sim.randomStream(for: "server-\(j)"))
-            if world.record.coalitions.isMember(j) || config.trackExposure { node.coalitionHeld = [] }
+            if world.record.coalitions.isMember(j) || config.trackExposure {
+                node.coalitionHeld = []
+                // Compact bookkeeping reads what the server holds from a tally kept on every
+                // store and deletion; plain bookkeeping passes over the shares after each event.
+                if config.compactState { node.server.holdings = HoldingsTally() }
+            }
             world.serverNodes.append(node)
             world.serverComponents.append(sim.add(node))
         }
@@ -133,7 +138,7 @@ public final class GrouperSystem {
         precondition(world.serverComponents.indices.contains(server), "server \(server) out of range")
         sim.schedule(.serverCommand(.setState(state, reason: reason)), to: world.serverComponents[server], at: at(t))
     }
-    /// Switches hostile behaviour `id` on a server on (or off with nil) at `t` (issue #11).
+    /// Switches hostile behaviour `id` on a server on (or off with nil) at `t` (docs/adversaries.md).
     public func setMisbehaviour(_ behaviour: ServerMisbehaviour?, id: Int, server: Int, at t: SimTime) {
         precondition(world.serverComponents.indices.contains(server), "server \(server) out of range")
         world.record.verifyDeliveries = true

@@ -16,6 +16,16 @@ public struct RecoveryOptions: Equatable, Sendable {
     public init() {}
 }
 
+/// What a receiver's resend request asks for (scenario `protocol.resend_ranges`).
+public enum ResendRanges: String, CaseIterable, Sendable {
+    /// One inclusive range, first missing…last missing (the thesis, Client/DeliveryState.swift):
+    /// messages the requester received between two holes are inside it and are re-uploaded
+    /// if their multicast copy expired.
+    case span
+    /// The list of missing ranges ("a-b,c-d"): nothing the requester holds is asked for.
+    case holes
+}
+
 extension GrouperSystem {
     /// Device `device` answers a resend request from `requester` for its normal messages in
     /// `range` (sequences), as if the request had arrived at `t`. Works while the device is

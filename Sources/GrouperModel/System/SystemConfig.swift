@@ -1,10 +1,10 @@
 import SimKernel
 
-/// Which protocol the clients run (SPEC §4).
+/// Which protocol the clients run (docs/protocol.md, Variants).
 public enum ProtocolVariant: String, CaseIterable, Sendable {
-    /// The thesis design implemented correctly, with the decisions of SPEC §4 (default).
+    /// The thesis design implemented correctly, as docs/protocol.md describes it (default).
     case thesis
-    /// The published code's behaviours (SPEC §3), switchable through `AsBuiltSwitches`.
+    /// The published code's behaviours, switchable through `AsBuiltSwitches`.
     case asBuilt = "as-built"
     /// Gap detection and resend only (thesis Fig 4.2): no confirm messages.
     case basicMulticast = "basic-multicast"
@@ -20,8 +20,8 @@ public enum ProtocolVariant: String, CaseIterable, Sendable {
     public var shareKeying: ShareKeying { self == .asBuilt ? .perMessage : .perReceiver }
 }
 
-/// The as-built behaviours of SPEC §3 that the `as-built` variant can switch on one by one.
-/// Ignored by the other variants. All on by default.
+/// The published code's behaviours (docs/protocol.md, Variants) that the `as-built` variant
+/// can switch on one by one. Ignored by the other variants. All on by default.
 public struct AsBuiltSwitches: Equatable, Sendable {
     /// The upload verdict waits for all n servers to answer (not as soon as it is decided).
     public var verdictWaitsForAllServers = true
@@ -124,6 +124,9 @@ public struct SystemConfig: Equatable, Sendable {
     /// TTL, it is re-uploaded once as a multicast instead of once more per requester; nil =
     /// always to the requester only (the thesis). Not in the published client.
     public var resendMulticastAfter: Int? = nil
+    /// What a resend request asks for: one inclusive range from the first to the last missing
+    /// sequence (`.span`, the thesis) or the list of missing ranges (`.holes`).
+    public var resendRanges: ResendRanges = .span
     /// A request without an answer after this long fails (blackholed server).
     public var requestTimeout: SimDuration
     /// At most this many messages per `transfer/put` request (thesis: 100).
@@ -135,16 +138,16 @@ public struct SystemConfig: Equatable, Sendable {
     /// streaming timing statistics; docs/performance.md). `false` keeps the straightforward
     /// history-sized version: a switch for tests, which check that both give the same runs.
     public var compactState = true
-    /// How receivers rebuild messages from shares (issue #11; thesis: first-k).
+    /// How receivers rebuild messages from shares (docs/adversaries.md; thesis: first-k).
     public var rebuild: RebuildPolicy = .firstK
     /// Servers that pool what they store (only the exposure metrics see them).
     public var coalitions: [Coalition] = []
-    /// Track what each single server could read and the bytes servers hold (issue #10's exposure
-    /// and storage metrics). Observations only: the run is the same with or without.
+    /// Track what each single server could read and the bytes servers hold (the exposure and
+    /// storage metrics of docs/architectures.md). Observations only: the run is the same with or without.
     public var trackExposure = false
-    /// Send updates as chunk messages (issue #10); nil: every update is one message.
+    /// Send updates as chunk messages (docs/architectures.md, Large objects); nil: every update is one message.
     public var chunking: ChunkingConfig? = nil
-    /// How devices keep their store at rest (issue #10, seed 003).
+    /// How devices keep their store at rest (docs/architectures.md, Device storage at rest).
     public var deviceStore = DeviceStoreConfig()
     /// A fault planted for explore's canary tests (`PlantedBug`); nil in every real run.
     public var plantedBug: PlantedBug? = nil

@@ -61,8 +61,8 @@ public enum MetricCatalog {
     ]
 
     /// Reported when a scenario has no `metrics` list.
-    public static let defaults = ["converged", "delivery_ratio", "messages_uploaded", "messages_rebuilt",
-                                  "reuploads", "upload_time", "download_time"]
+    public static let defaults: [MetricName] = [.converged, .deliveryRatio, .messagesUploaded, .messagesRebuilt,
+                                                .reuploads, .uploadTime, .downloadTime]
 
     /// The metrics that need the exposure observations (`SystemConfig.trackExposure`).
     public static let exposure: [MetricName] = [.bytesAtRestMean, .bytesAtRestMax, .plaintextExposedMessages, .exposureSecondsMean]

@@ -11,7 +11,7 @@ public struct SyntheticExecutor: RunExecutor {
 
     public func execute(_ run: ResolvedRun) throws -> RunOutcome {
         let g = run.spec.group
-        var metrics: [(name: String, value: Double)] = []
+        var metrics: [(name: MetricName, value: Double)] = []
         var fp = StableHash.fnv1a64("synthetic")
         for m in MetricCatalog.all {
             var rng = RandomStreams(rootSeed: run.seed).stream(named: "synthetic/" + m.name)
@@ -24,7 +24,7 @@ public struct SyntheticExecutor: RunExecutor {
             case .messages, .shares, .bytes, .requests, .events, .devices, .objects, .transfers:
                 value = Double(Int(base * 10) + rng.nextInt(below: 10))
             }
-            metrics.append((m.name, value))
+            metrics.append((m.id, value))
             fp = StableHash.fnv1a64(bytes: withUnsafeBytes(of: value.bitPattern.littleEndian) { Array($0) }, seed: fp)
         }
         try TraceFile.write("synthetic run \(run.index) seed \(run.seed): no events (synthetic engine)\n", run: run)

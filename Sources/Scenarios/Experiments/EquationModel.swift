@@ -16,6 +16,9 @@ public struct EquationAssumptions: Equatable, Hashable, Sendable {
     public var multicastReuploads: Bool
     /// Devices confirm on reconnect, and resend requests and those confirms count as uploads.
     public var controlMessagesCounted: Bool
+    /// Resend requests ask only for the missing ranges (`protocol.resend_ranges` `"holes"`).
+    /// Off: one inclusive range first…last missing (the thesis, the protocol's default).
+    public var resendHoles = false
 
     public static let thesis = EquationAssumptions(scheduledOffline: true, fCountsPeriodsPerTTL: true,
                                                    resendEverythingWrittenAway: true, multicastReuploads: true,
@@ -26,7 +29,10 @@ public struct EquationAssumptions: Equatable, Hashable, Sendable {
 
     /// The model name when this is one of the two presets.
     public var modelName: String {
-        self == .thesis ? "thesis" : self == .protocol ? "protocol" : "ablation"
+        var span = self
+        span.resendHoles = false
+        return self == .thesis ? "thesis" : self == .protocol ? "protocol"
+            : span == .protocol ? "protocol-holes" : "ablation"
     }
 
     /// Time-average number of offline devices for F and L/T.
@@ -45,6 +51,9 @@ public struct EquationAssumptions: Equatable, Hashable, Sendable {
         a.controlMessagesCounted = true
         steps.append(("+ reconnect confirms and resend requests counted as uploads", a))
         steps.append(("= --model protocol (F read as average offline devices)", .protocol))
+        var holes = EquationAssumptions.protocol
+        holes.resendHoles = true
+        steps.append(("+ resend requests ask only the holes (protocol.resend_ranges \"holes\")", holes))
         return steps
     }
 }

@@ -1,4 +1,5 @@
 import SimKernel
+import Catalogs
 import ScenarioFile
 import Plan
 import Execution
@@ -90,7 +91,7 @@ public enum RunContinuation {
         if mine.replications != theirs.replications { differs.append("replications (\(theirs.replications.map(String.init) ?? "a precision target") there)") }
         if mine.precision != theirs.precision { differs.append("precision (\(theirs.precision.map { "\($0)" } ?? "none") there)") }
         if mine.precisionMetrics != theirs.precisionMetrics, mine.precision != nil, theirs.precision != nil {
-            differs.append("precision metrics (\((theirs.precisionMetrics ?? []).joined(separator: ",")) there)")
+            differs.append("precision metrics (\((theirs.precisionMetrics ?? []).map(\.rawValue).joined(separator: ",")) there)")
         }
         if mine.shard != theirs.shard { differs.append("shard (\(theirs.shard.map { "\($0.index)/\($0.count) with its overrides" } ?? "none") there)") }
         return differs

@@ -77,7 +77,7 @@ extension ThesisEquations {
             ("receive", .object([("policy", .string("poll")), ("poll_period", duration(pullPeriod(p))), ("on_reconnect", .bool(true))])),
             ("resend_retry", duration(.nanoseconds(t / 2))), ("unsent_retry", asBuilt ? .string("on-reconnect") : duration(.minutes(5))),
             ("recovery", .object(recovery)),
-        ]
+        ] + (a.resendHoles ? [("resend_ranges", .string(ResendRanges.holes.rawValue))] : [])
         return .object([
             ("format", int(1)), ("name", .string("equations-\(a.modelName)")),
             ("description", .string(description(p))), ("seed", ResultSet.integer(p.seed)), ("replications", int(1)),

@@ -165,10 +165,10 @@ enum ExploreOracles {
     }
 
     static func metricFindings(_ o: RunOutcome, _ t: CaseTraits) -> [ExploreFinding] {
-        var m: [String: Double] = [:]
+        var m: [MetricName: Double] = [:]
         for (name, value) in o.metrics { m[name] = value }
         var out: [String] = []
-        func v(_ n: MetricName) -> Double? { m[n.rawValue] }
+        func v(_ n: MetricName) -> Double? { m[n] }
         func expect(_ ok: Bool, _ what: @autoclosure () -> String) { if !ok { out.append(what()) } }
 
         // What a central server does not have is NaN there (CentralMetrics), and Grouper has it.
@@ -203,7 +203,7 @@ enum ExploreOracles {
         let quantiles = [v(.deliveryLatencyP50), v(.deliveryLatencyP95), v(.deliveryLatencyMax)].compactMap { $0 }.filter { !$0.isNaN }
         if quantiles.count == 3 { expect(quantiles[0] <= quantiles[1] && quantiles[1] <= quantiles[2], "latency quantiles out of order: \(quantiles)") }
         if t.encryptedStore, let b = v(.devicePlaintextBytes), !b.isNaN { expect(b == 0, "device_plaintext_bytes = \(b) with an encrypted store") }
-        for (name, value) in o.metrics where !value.isNaN { expect(value >= 0 || name == "events", "\(name) = \(value) < 0") }
+        for (name, value) in o.metrics where !value.isNaN { expect(value >= 0 || name == .events, "\(name) = \(value) < 0") }
         return out.map { ExploreFinding(oracle: .metrics, message: $0, checker: nil) }
     }
 }

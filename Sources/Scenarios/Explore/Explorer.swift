@@ -25,6 +25,22 @@ public struct ExploreCase: Sendable {
     /// Oracles that looked at this case (a rejected case is seen by none).
     public var judged: [ExploreOracle] = []
     public var events: Double = 0
+    /// The event budget its runs had (0 when not run): every later run of the case (the
+    /// folder comparison, the timeline page, the shrink's candidates) has the same bound.
+    public var budget: UInt64 = 0
+}
+
+/// An executor whose runs stop at `budget` events (`EventBudgetExceeded`): what keeps every
+/// run `explore` makes of a case, not only the first, from looping without end.
+public struct BudgetedExecutor: RunExecutor {
+    public var base: any RunExecutor
+    public var budget: UInt64
+    public init(base: any RunExecutor, budget: UInt64) { self.base = base; self.budget = budget }
+    public func execute(_ run: ResolvedRun) throws -> RunOutcome {
+        var r = run
+        r.eventBudget = min(r.eventBudget ?? budget, budget)
+        return try base.execute(r)
+    }
 }
 
 /// `grouper-sim explore`: draws cases, runs each once (replication 0) on the model, and judges
@@ -77,7 +93,7 @@ public struct Explorer: Sendable {
 
     func run(index: Int, text: String, loaded: LoadedScenario, estimate: Double) -> ExploreCase {
         var spec = loaded.base
-        spec.metrics = MetricCatalog.all.map(\.name)
+        spec.metrics = MetricCatalog.all.map(\.id)
         spec.require = CheckerName.allCases
         var traits = CaseTraits(spec)
         if loaded.warnings.contains(where: { !$0.contains("plaintext") }) { traits.mustConverge = false }
@@ -86,6 +102,7 @@ public struct Explorer: Sendable {
         let budget = UInt64(max(Self.minimumBudget, budgetFactor * estimate))
         resolved.eventBudget = budget
         var c = ExploreCase(index: index, text: text, status: .ran)
+        c.budget = budget
         c.judged = [.runs, .safety, .metrics] + (traits.mustConverge ? [.liveness] : [])
         let outcome: RunOutcome
         do { outcome = try executor.execute(resolved) } catch let e as EventBudgetExceeded {
@@ -97,7 +114,7 @@ public struct Explorer: Sendable {
             c.findings = [ExploreFinding(oracle: .runs, message: "internal error (exit 3): \(error)", checker: nil)]
             return c
         }
-        c.events = outcome.metrics.first { $0.name == MetricName.events.rawValue }?.value ?? 0
+        c.events = outcome.metrics.first { $0.name == .events }?.value ?? 0
         c.findings = ExploreOracles.judge(outcome, traits)
         if traits.judgesReuploads { c.judged.append(.reuploads) }
         c.findings += differential(index: index, resolved, outcome, traits, judged: &c.judged)
@@ -253,8 +270,8 @@ public struct ShrunkCase: Sendable {
 extension Explorer {
     /// The oracle as a function of a candidate and its outcome, for the shrinker; nil for
     /// oracles whose findings are not one run's (runs, deterministic, the sampled differentials).
-    func shrinkOracle(_ f: ExploreFinding) -> (@Sendable (ScenarioSpec, RunOutcome) -> [String])? {
-        let executor = self.executor
+    func shrinkOracle(_ f: ExploreFinding, executor: (any RunExecutor)? = nil) -> (@Sendable (ScenarioSpec, RunOutcome) -> [String])? {
+        let executor = executor ?? self.executor
         switch f.oracle {
         case .metrics: return { spec, o in ExploreOracles.metricFindings(o, CaseTraits(spec)).map(\.message) }
         case .reuploads: return { spec, o in CaseTraits(spec).judgesReuploads ? ExploreOracles.reuploadFindings(o) : [] }
@@ -276,16 +293,17 @@ extension Explorer {
     public func shrink(_ c: ExploreCase, jobs: Int = 1) throws -> ShrunkCase? {
         guard let loaded = try? ScenarioLoader.load(ScenarioSource(label: "case-\(c.index).json", text: c.text)) else { return nil }
         var spec = loaded.base
-        spec.metrics = MetricCatalog.all.map(\.name)
+        spec.metrics = MetricCatalog.all.map(\.id)
         spec.require = CheckerName.allCases
         var shrinker = ScenarioShrinker(jobs: jobs)
-        shrinker.executor = executor
+        let bounded: any RunExecutor = c.budget > 0 ? BudgetedExecutor(base: executor, budget: c.budget) : executor
+        shrinker.executor = bounded
         for f in c.findings {
             let target: ScenarioShrinker.Target?
             if let checker = f.checker, f.oracle == .safety || f.oracle == .liveness {
                 shrinker.oracle = nil
                 target = try shrinker.target(of: spec, replication: 0, checker: checker)
-            } else if let oracle = shrinkOracle(f) {
+            } else if let oracle = shrinkOracle(f, executor: bounded) {
                 shrinker.oracle = oracle
                 target = try shrinker.target(of: spec, replication: 0, oracle: oracle, naming: .convergence)
             } else { continue }

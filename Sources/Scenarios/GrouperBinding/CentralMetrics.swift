@@ -24,7 +24,7 @@ struct CentralMetrics {
     let latency: LatencyRecorder
     let propagation: PropagationRecorder
 
-    var all: [(name: String, value: Double)] { MetricCatalog.all.map { ($0.name, value($0.id)) } }
+    var all: [(name: MetricName, value: Double)] { MetricCatalog.all.map { ($0.id, value($0.id)) } }
 
     func count(_ k: KeyPath<CentralCounters, Int>) -> Double {
         Double(system.counters[keyPath: k] - atWarmup.counters[keyPath: k])

@@ -91,7 +91,7 @@ public struct GrouperExecutor: RunExecutor {
                              variant: p.variant, scheme: spec.sharing, seed: seed)
         c.sweepPeriod = g.sweepPeriod
         c.alignedSweeps = g.alignedSweeps
-        c.trackExposure = spec.metrics.contains { name in MetricCatalog.exposure.contains { $0.rawValue == name } }
+        c.trackExposure = spec.metrics.contains(where: MetricCatalog.exposure.contains)
         if let m = g.members { c.members = m.map { $0 - 1 } }
         for profile in [spec.profiles.device, spec.profiles.network, spec.profiles.server] { profile.apply(to: &c) }
         switch p.confirm.mode {
@@ -115,6 +115,7 @@ public struct GrouperExecutor: RunExecutor {
         if p.variant == .asBuilt { c.asBuilt.retryOnlyOnLaunch = p.unsentRetryPeriod == nil }
         c.resendRetry = p.resendRetry
         c.resendMulticastAfter = p.resendMulticastAfter
+        c.resendRanges = p.resendRanges
         c.rebuild = p.rebuild
         c.recovery = p.recovery
         c.chunking = spec.workload.chunking

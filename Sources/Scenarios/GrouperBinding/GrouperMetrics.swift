@@ -18,8 +18,8 @@ struct GrouperMetrics {
     /// `GrouperSystem.byteSecondsAtRest` at the end of warm-up.
     var byteSecondsAtWarmup = 0.0
 
-    var all: [(name: String, value: Double)] {
-        MetricCatalog.all.map { ($0.name, value($0.id)) }
+    var all: [(name: MetricName, value: Double)] {
+        MetricCatalog.all.map { ($0.id, value($0.id)) }
     }
 
     /// Counter total accumulated after warm-up.

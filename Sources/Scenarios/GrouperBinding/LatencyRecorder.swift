@@ -1,4 +1,5 @@
 import SimKernel
+import Catalogs
 
 /// Delivery latency of update messages, measured after warm-up.
 ///
@@ -20,7 +21,7 @@ package final class LatencyRecorder {
     /// Every latency recorded, in seconds, in delivery order (empty unless `keepsSamples`).
     private(set) var samples: [Double] = []
 
-    static let quantileMetrics: Set<String> = ["delivery_latency_p50", "delivery_latency_p95", "delivery_latency_max"]
+    static let quantileMetrics: Set<MetricName> = [.deliveryLatencyP50, .deliveryLatencyP95, .deliveryLatencyMax]
 
     /// Whether deliveries are recorded at all; false, every latency metric is NaN.
     let isRecording: Bool
@@ -33,9 +34,9 @@ package final class LatencyRecorder {
 
     /// A recorder that records only if `metrics` names a latency metric, and keeps samples only
     /// if it names a quantile.
-    convenience init(reporting metrics: [String]) {
+    convenience init(reporting metrics: [MetricName]) {
         self.init(keepsSamples: metrics.contains { Self.quantileMetrics.contains($0) },
-                  isRecording: metrics.contains { $0 == "delivery_latency" || Self.quantileMetrics.contains($0) })
+                  isRecording: metrics.contains { $0 == .deliveryLatency || Self.quantileMetrics.contains($0) })
     }
 
     /// Adds the latency of every update in `updates` (message ids), received now by one device.

@@ -45,8 +45,8 @@ package final class PropagationRecorder {
     }
 
     /// A recorder that records only if `metrics` names a `propagation_*` metric.
-    convenience init(devices: Int, reporting metrics: [String]) {
-        self.init(devices: devices, isRecording: metrics.contains { MetricName(rawValue: $0).map(Self.metrics.contains) ?? false })
+    convenience init(devices: Int, reporting metrics: [MetricName]) {
+        self.init(devices: devices, isRecording: metrics.contains(where: Self.metrics.contains))
     }
 
     /// An exact sum of durations in nanoseconds (whole seconds and the rest, so no overflow).

@@ -1,6 +1,7 @@
 import SimKernel
 import Format
 import ScenarioFile
+import Catalogs
 
 /// One run to execute: a sweep point's spec, a replication and its seed.
 public struct ResolvedRun: Sendable {
@@ -65,7 +66,7 @@ public struct CheckerVerdict: Equatable, Sendable {
 /// What an executor reports for a run.
 public struct RunOutcome: Sendable {
     /// Metric values by name; must include every metric the spec asks for.
-    public var metrics: [(name: String, value: Double)]
+    public var metrics: [(name: MetricName, value: Double)]
     public var checkers: [CheckerVerdict]
     /// Hash of the run's event stream / results; equal on a rerun with the same seed.
     public var fingerprint: RunFingerprint
@@ -79,7 +80,7 @@ public struct RunOutcome: Sendable {
     /// With `GrouperExecutor.audits`: each member's live objects at the end
     /// (`GrouperSystem.finalObjects`), for the differential oracle. Empty otherwise.
     public var finalObjects: [String] = []
-    public init(metrics: [(name: String, value: Double)], checkers: [CheckerVerdict], fingerprint: RunFingerprint,
+    public init(metrics: [(name: MetricName, value: Double)], checkers: [CheckerVerdict], fingerprint: RunFingerprint,
                 series: [[Double]] = []) {
         self.metrics = metrics; self.checkers = checkers; self.fingerprint = fingerprint; self.series = series
     }

@@ -1,5 +1,6 @@
 import Foundation
 import SimKernel
+import Catalogs
 import Format
 import ScenarioFile
 import Plan
@@ -17,7 +18,7 @@ extension PartialRun.Header {
             ("seed", ResultSet.integer(seed)),
             ("replications", replications.map(ScenarioSpec.int) ?? .null),
             ("precision_relative_ci95", precision.map { .number($0, text: "\($0)") } ?? .null),
-        ] + (precisionMetrics.map { [("precision_metrics", .array($0.map { .string($0) }))] } ?? [])
+        ] + (precisionMetrics.map { [("precision_metrics", .array($0.map { .string($0.rawValue) }))] } ?? [])
           + ModelIdentity.json(models) + (shard.map { [("shard", $0.json)] } ?? []))
     }
 
@@ -40,8 +41,8 @@ extension PartialRun.Header {
             shard = slice
         }
         if case .array(let names)? = root["precision_metrics"] {
-            var list: [String] = []
-            for n in names { guard case .string(let s) = n else { return nil }; list.append(s) }
+            var list: [MetricName] = []
+            for n in names { guard case .string(let s) = n, let m = MetricName(rawValue: s) else { return nil }; list.append(m) }
             precisionMetrics = list
         }
         models = ModelIdentity.read(root)

@@ -1,5 +1,6 @@
 import Foundation
 import SimKernel
+import Catalogs
 import Format
 import ScenarioFile
 import Plan
@@ -30,7 +31,7 @@ public struct PartialRun: Sendable {
         /// The precision target's relative half-width (nil with fixed replications).
         public var precision: Double?
         /// The metrics the precision target is checked on (nil with fixed replications).
-        public var precisionMetrics: [String]? = nil
+        public var precisionMetrics: [MetricName]? = nil
         /// A `--shard i/N` run: which slice, and the overrides its `shard.json` records.
         public var shard: Shard? = nil
         /// The model identities of the builds that ran the kept records (and will run the rest).

@@ -1,4 +1,5 @@
 import SimKernel
+import Catalogs
 import Format
 
 extension ResultSet {
@@ -42,7 +43,7 @@ extension ResultSet {
                                   ("fnv1a64", .string(StableHash.hex(StableHash.fnv1a64(bytes: src.bytes))))])),
             ("seed", Self.integer(spec.seed)),
             spec.precision.map { ("precision", $0.json) } ?? ("replications", .number(Double(spec.replications))),
-            ("metrics", .array(spec.metrics.map { .string($0) })),
+            ("metrics", .array(spec.metrics.map { .string($0.rawValue) })),
             ("points", .array(points)), ("runs", .array(runs)),
             ("files", .object(files.map { ($0.name, .string(StableHash.hex(StableHash.fnv1a64($0.contents)))) })),
             ("fingerprint", .string(fingerprint.hex)),

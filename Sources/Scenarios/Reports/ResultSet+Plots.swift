@@ -25,11 +25,11 @@ extension ResultSet {
                     let s = summary(point: p, metric: m)
                     return (numeric ? xValues[xi]! : Double(xi), s.mean, s.low, s.high)
                 }
-                return SVGPlot.Series(label: line.label.isEmpty ? name : line.label, points: pts)
+                return SVGPlot.Series(label: line.label.isEmpty ? name.rawValue : line.label, points: pts)
             }
             let unit = Self.unit(name)
             var plot = SVGPlot(title: "\(spec.name): \(name)\(engineMark)", xTitle: xTitle,
-                               yTitle: unit == MetricUnit.seconds.rawValue ? name : "\(name) (\(unit))",
+                               yTitle: unit == MetricUnit.seconds.rawValue ? name.rawValue : "\(name) (\(unit))",
                                series: series, xCategories: numeric ? nil : xParam.values.map(SweepPoint.text))
             Self.fitAxes(&plot, unit: unit, xValues: numeric && !xDuration ? xValues.map { $0! } : [])
             plot.xDuration = xDuration

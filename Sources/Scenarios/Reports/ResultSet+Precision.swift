@@ -1,4 +1,5 @@
 import Format
+import Catalogs
 import ScenarioFile
 /// What a `precision` target adds to the results: per point, how many replications ran and
 /// whether the target was met (summary.csv, summary.md, manifest.json).
@@ -27,7 +28,7 @@ extension ResultSet {
         }
         let met = scenario.points.indices.filter { targetMet(point: $0) == true }.count
         return "\(scenario.points.count) sweep point(s), seed \(spec.seed); replications per point until the 95% interval of "
-            + "\(precision.metrics.joined(separator: ", ")) is within ±\(NumberFormat.shortest(precision.relativeCI95 * 100))% of the mean "
+            + "\(precision.metrics.map(\.rawValue).joined(separator: ", ")) is within ±\(NumberFormat.shortest(precision.relativeCI95 * 100))% of the mean "
             + "(batches of \(precision.batch), at least \(precision.minReplications), at most \(precision.maxReplications)): "
             + "target met at \(met) of \(scenario.points.count) point(s), \(records.count) runs in all. "
     }
@@ -50,7 +51,7 @@ extension ResultSet {
 extension PrecisionSpec {
     /// The block as a scenario file writes it (resolved.json, manifest.json).
     public var json: JSONValue {
-        .object([("metrics", .array(metrics.map { .string($0) })), ("relative_ci95", ScenarioSpec.number(relativeCI95)),
+        .object([("metrics", .array(metrics.map { .string($0.rawValue) })), ("relative_ci95", ScenarioSpec.number(relativeCI95)),
                  ("min_replications", ScenarioSpec.int(minReplications)), ("max_replications", ScenarioSpec.int(maxReplications))])
     }
 }

@@ -13,7 +13,7 @@ extension ResultSet {
     /// one column per metric (name as in the catalog), checkers (`RunRecord.checkersCell`: `ok`
     /// only when every checker passed, required or not), fingerprint (16 hex digits).
     public var runsCSV: String {
-        var rows = [["run", "point", "replication", "seed"] + sweptPaths + spec.metrics + ["checkers", "fingerprint"]]
+        var rows = [["run", "point", "replication", "seed"] + sweptPaths + spec.metrics.map(\.rawValue) + ["checkers", "fingerprint"]]
         for r in records {
             let params = scenario.points[r.point].assignments.map { SweepPoint.text($0.value) }
             rows.append([String(r.index), String(r.point), String(r.replication), String(r.seed)] + params
@@ -35,7 +35,7 @@ extension ResultSet {
                 let s = summary(point: p, metric: m)
                 let opt = { (v: Double) in v.isNaN ? "" : NumberFormat.fixed(v) }
                 let ci = [opt(s.stddev), opt(s.ci95HalfWidth), opt(s.low), opt(s.high), s.low.isNaN ? "" : s.method.rawValue]
-                rows.append([String(p)] + params + [name, Self.unit(name), String(s.n), NumberFormat.fixed(s.mean)] + ci
+                rows.append([String(p)] + params + [name.rawValue, Self.unit(name), String(s.n), NumberFormat.fixed(s.mean)] + ci
                             + precisionCells(point: p, metric: m, s))
             }
         }
@@ -128,7 +128,7 @@ extension ResultSet {
         records.flatMap { r in r.checkers.filter { !$0.passed }.map { (r, $0) } }
     }
 
-    package static func unit(_ metric: String) -> String { MetricCatalog.metric(named: metric)?.unit ?? "" }
+    package static func unit(_ metric: MetricName) -> String { MetricCatalog.metric(metric).unit }
 }
 
 /// RFC 4180 CSV with `\n` line ends; fields with `,`, `"` or a line break are quoted.

@@ -1,4 +1,5 @@
 import Format
+import Catalogs
 import ScenarioFile
 /// The thesis's way of drawing transfer times (Fig 6.1, 6.2): upload and download side by side,
 /// each bar stacked into data sync, secret sharing and network.
@@ -6,9 +7,10 @@ extension ResultSet {
     /// The file name of the figure in a results folder.
     public static let transferFigureFile = "figure-transfer-times.svg"
     /// The metrics the figure stacks, per direction, bottom up.
-    public static let transferParts: [(direction: String, metrics: [String])] = ["upload", "download"].map { d in
-        (d, ["sync", "sharing", "network"].map { "\(d)_\($0)_time" })
-    }
+    public static let transferParts: [(direction: String, metrics: [MetricName])] = [
+        ("upload", [.uploadSyncTime, .uploadSharingTime, .uploadNetworkTime]),
+        ("download", [.downloadSyncTime, .downloadSharingTime, .downloadNetworkTime]),
+    ]
 
     /// The figure, for a scenario that reports all six part metrics; nil otherwise. One bar per
     /// sweep point (labelled by its values); the error bar is the 95% interval of the per-run

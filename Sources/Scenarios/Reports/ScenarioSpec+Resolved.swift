@@ -18,7 +18,7 @@ extension ScenarioSpec {
             ("workload", workloadJSON), ("churn", churnJSON), ("faults", .array(faults.map(Self.faultJSON))),
             ("profiles", .object([("device", Self.profileJSON(profiles.device)), ("network", Self.profileJSON(profiles.network)),
                                   ("server", Self.profileJSON(profiles.server))])),
-            ("metrics", .array(metrics.map { .string($0) })),
+            ("metrics", .array(metrics.map { .string($0.rawValue) })),
             ("require", .array(require.map { .string($0.rawValue) })),
         ]
         if deviceStore != DeviceStoreConfig() {   // absent when plain with the default iterations
@@ -76,7 +76,8 @@ extension ScenarioSpec {
             ("unsent_retry", p.unsentRetryPeriod.map(Self.duration) ?? .string("on-reconnect")),
             ("rebuild", .string(p.rebuild.rawValue)),
         ] + (p.resendMulticastAfter.map { [("resend_multicast_after", Self.int($0))] } ?? [])
-          + (p.recovery == RecoveryOptions() ? [] : [("recovery", Self.recoveryJSON(p.recovery))]))
+          + (p.recovery == RecoveryOptions() ? [] : [("recovery", Self.recoveryJSON(p.recovery))])
+          + (p.resendRanges == .span ? [] : [("resend_ranges", .string(p.resendRanges.rawValue))]))
     }
 
     static func recoveryJSON(_ r: RecoveryOptions) -> JSONValue {

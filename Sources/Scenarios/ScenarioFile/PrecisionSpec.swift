@@ -1,3 +1,5 @@
+import Catalogs
+
 /// `"precision"`: replications per sweep point are not fixed but added in deterministic
 /// batches until the 95% interval of every named metric is narrow enough, or a cap is reached.
 ///
@@ -10,7 +12,7 @@
 /// every shard layout and every resumed or extended run.
 public struct PrecisionSpec: Equatable, Sendable {
     /// Metrics (a subset of the scenario's `metrics`) whose interval must be narrow enough.
-    public var metrics: [String]
+    public var metrics: [MetricName]
     /// Target: half-width of the 95% interval over |mean|, in (0, 1).
     public var relativeCI95: Double
     public var minReplications: Int
@@ -19,7 +21,7 @@ public struct PrecisionSpec: Equatable, Sendable {
     public static let defaultMin = 5
     public static let defaultMax = 500
 
-    public init(metrics: [String], relativeCI95: Double, minReplications: Int = PrecisionSpec.defaultMin,
+    public init(metrics: [MetricName], relativeCI95: Double, minReplications: Int = PrecisionSpec.defaultMin,
                 maxReplications: Int = PrecisionSpec.defaultMax) {
         self.metrics = metrics; self.relativeCI95 = relativeCI95
         self.minReplications = minReplications; self.maxReplications = maxReplications

@@ -1,5 +1,6 @@
 import Foundation
 import Format
+import Catalogs
 
 /// The bytes of a scenario and the name errors and the manifest use for it.
 public struct ScenarioSource: Equatable, Sendable {
@@ -37,7 +38,7 @@ public struct LoadedScenario: Sendable {
     /// `precision` without a precision block targets `precisionMetrics`, else the scenario's
     /// first metric (all of them would let a heavy-tailed or mostly-zero count decide the run
     /// time); with a block, `precisionMetrics` replaces the block's metrics.
-    public func overriding(seed: UInt64?, replications: Int?, precision: Double? = nil, precisionMetrics: [String]? = nil) -> LoadedScenario {
+    public func overriding(seed: UInt64?, replications: Int?, precision: Double? = nil, precisionMetrics: [MetricName]? = nil) -> LoadedScenario {
         var copy = self
         func apply(_ s: inout ScenarioSpec) {
             if let seed { s.seed = seed }

@@ -21,6 +21,7 @@ extension ScenarioReader {
         (["protocol", "confirm"], "the central server's outbox tracks delivery: there are no confirm messages"),
         (["protocol", "resend_retry"], "there are no resend requests"),
         (["protocol", "resend_multicast_after"], "there are no resend requests"),
+        (["protocol", "resend_ranges"], "there are no resend requests"),
         (["protocol", "recovery"], "the recovery switches are Grouper's"),
         (["group", "aligned_sweeps"], "the central server keeps files until fetched: it has no TTL sweep"),
         (["schedule"], "confirms, receive rounds and resend answers are Grouper's (use workload.writes and churn.windows)"),

@@ -1,10 +1,12 @@
+import Catalogs
+
 extension ScenarioReader {
     static let precisionKeys = ["metrics", "relative_ci95", "min_replications", "max_replications"]
 
     /// `"precision": {"metrics": [...], "relative_ci95": 0.05, "min_replications": 5,
     /// "max_replications": 500}`; absent: fixed replications (`.some(nil)`). `metrics` are the
     /// scenario's metrics (nil when they had problems: then names are not checked against them).
-    func readPrecision(_ n: Node?, metrics: [String]?, replicationsGiven: Bool) -> PrecisionSpec?? {
+    func readPrecision(_ n: Node?, metrics: [MetricName]?, replicationsGiven: Bool) -> PrecisionSpec?? {
         guard let n else { return .some(nil) }
         guard let o = ObjectReader(n, allowed: Self.precisionKeys) else { return nil }
         let before = sink.count
@@ -28,12 +30,12 @@ extension ScenarioReader {
         return .some(PrecisionSpec(metrics: names, relativeCI95: target, minReplications: lo, maxReplications: hi))
     }
 
-    func readPrecisionMetrics(_ n: Node, _ metrics: [String]?) -> [String]? {
-        guard let names = readMetrics(n) else { return nil }
+    func readPrecisionMetrics(_ n: Node, _ metrics: [MetricName]?) -> [MetricName]? {
+        guard let names = readNames(n, MetricName.self) else { return nil }
         guard let metrics else { return names }
         var ok = true
         for (i, name) in names.enumerated() where !metrics.contains(name) {
-            sink.add(n.index(i), "got \"\(name)\", expected one of the scenario's metrics (\(metrics.joined(separator: ", "))): "
+            sink.add(n.index(i), "got \"\(name)\", expected one of the scenario's metrics (\(metrics.map(\.rawValue).joined(separator: ", "))): "
                 + "add it to \"metrics\" to measure it")
             ok = false
         }

@@ -174,7 +174,7 @@ package struct ScenarioReader {
         let defaultConfirm = defaults.confirm, defaultReceive = defaults.receive
         guard let n else { return defaults }
         guard let o = ObjectReader(n, allowed: ["variant", "confirm", "receive", "resend_retry", "unsent_retry",
-                                                "resend_multicast_after", "rebuild", "recovery"]) else { return nil }
+                                                "resend_multicast_after", "rebuild", "recovery", "resend_ranges"]) else { return nil }
         let rebuild = o.optional("rebuild").map { $0.choice(RebuildPolicy.allCases.map(\.rawValue)).flatMap(RebuildPolicy.init) } ?? .firstK
         let before = sink.count
         let variant = o.optional("variant").map { $0.choice(ProtocolVariant.allCases.map(\.rawValue)).flatMap(ProtocolVariant.init) } ?? .thesis
@@ -205,10 +205,12 @@ package struct ScenarioReader {
         }
         let shared = o.optional("resend_multicast_after").map { $0.int(in: 1...1000) } ?? .some(nil)
         let recovery = o.optional("recovery").map(readRecovery) ?? RecoveryOptions()
+        let ranges = o.optional("resend_ranges").map { $0.choice(ResendRanges.allCases.map(\.rawValue)).flatMap(ResendRanges.init) } ?? .span
         guard sink.count == before, let variant, let confirm, let receive, let resendRetry, let unsent, let shared,
-              let rebuild, let recovery else { return nil }
+              let rebuild, let recovery, let ranges else { return nil }
         return ProtocolSpec(variant: variant, confirm: confirm, receive: receive, resendRetry: resendRetry,
-                            resendMulticastAfter: shared, unsentRetryPeriod: unsent, rebuild: rebuild, recovery: recovery)
+                            resendMulticastAfter: shared, unsentRetryPeriod: unsent, rebuild: rebuild, recovery: recovery,
+                            resendRanges: ranges)
     }
 
     func readRequire(_ n: Node?) -> [CheckerName]? {
@@ -225,15 +227,21 @@ package struct ScenarioReader {
         return out.count == items.count ? out : nil
     }
 
-    func readMetrics(_ n: Node?, names: [String] = MetricCatalog.all.map(\.name)) -> [String]? {
+    func readMetrics(_ n: Node?) -> [MetricName]? {
         guard let n else { return MetricCatalog.defaults }
+        return readNames(n, MetricName.self)
+    }
+
+    /// A non-empty list of distinct names of `E` (metrics or series), each parsed once here:
+    /// an unknown name is an issue at its path, with did-you-mean.
+    func readNames<E: RawRepresentable & CaseIterable & Equatable>(_ n: Node, _: E.Type) -> [E]? where E.RawValue == String {
         guard case .array(let items) = n.value, !items.isEmpty else {
             n.fail("a non-empty list of metric names (see `grouper-sim list`)"); return nil
         }
-        var out: [String] = []
+        var out: [E] = []
         for (i, item) in items.enumerated() {
             let m = Node(value: item, path: n.index(i), sink: sink)
-            guard let name = m.choice(names) else { continue }
+            guard let name = m.choice(E.self) else { continue }
             if out.contains(name) { m.fail("a metric not listed before") } else { out.append(name) }
         }
         return out.count == items.count ? out : nil
@@ -246,7 +254,7 @@ package struct ScenarioReader {
         let before = sink.count
         let every = o.required("every", "the sampling interval, " + Node.durationHelp).flatMap { $0.duration(positive: true) }
         let names = o.required("metrics", "a non-empty list of series names (see `grouper-sim list`)").flatMap {
-            readMetrics($0, names: SeriesCatalog.all.map(\.name))?.compactMap(SeriesName.init(rawValue:))
+            readNames($0, SeriesName.self)
         }
         if let every, let d = duration {
             if every > d {

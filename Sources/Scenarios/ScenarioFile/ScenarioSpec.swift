@@ -23,7 +23,7 @@ public struct ScenarioSpec: Equatable, Sendable {
     public var profiles: ProfileSet
     public var sweep: [SweepAxis]
     /// Metric names from `MetricCatalog`, in report order.
-    public var metrics: [String]
+    public var metrics: [MetricName]
     /// Values sampled over time in each run (`series.csv`), if asked.
     public var series: SeriesSpec?
     /// Checkers whose failure fails the run (exit code 1 for safety, 4 for liveness only); the
@@ -123,6 +123,8 @@ public struct ProtocolSpec: Equatable, Sendable {
     public var rebuild: RebuildPolicy = .firstK
     /// The thesis model's recovery switches (docs/equations.md); the default is the protocol.
     public var recovery = RecoveryOptions()
+    /// What a resend request asks for: the span first…last missing (the thesis) or the holes.
+    public var resendRanges: ResendRanges = .span
 }
 
 extension ProtocolSpec {

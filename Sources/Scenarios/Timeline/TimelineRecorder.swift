@@ -298,14 +298,14 @@ final class TimelineRecorder: @unchecked Sendable {
     // MARK: Findings
 
     /// A finding as a marker: on the first device it names (else the first server it names,
-    /// else D1), at the moment it concerns (`moment`); the model's server numbers in its text
-    /// are shown from 1 (its devices already are, `deviceLabel`).
+    /// else D1), at the moment it concerns (`moment`). Findings number devices and servers as
+    /// the scenario file does, from 1 (`deviceLabel`, `serverNumber`).
     func marker(_ f: CheckFinding) -> TimelineMarker {
-        let text = Self.renumbered(f.message)
         var lane = 0
         if let d = Self.firstNumber(after: "D", in: f.message), d >= 1, d <= devices { lane = d - 1 }
-        else if let s = Self.firstNumber(after: "server ", in: f.message), s < servers { lane = rec.serverLane(s) }
-        return TimelineMarker(kind: .finding, lane: lane, time: moment(f), label: f.checker.rawValue, text: text,
+        else if let s = Self.firstNumber(after: "server ", in: f.message) ?? Self.firstNumber(after: "servers ", in: f.message),
+                s >= 1, s <= servers { lane = rec.serverLane(s - 1) }
+        return TimelineMarker(kind: .finding, lane: lane, time: moment(f), label: f.checker.rawValue, text: f.message,
                               messageIDs: f.messageIDs, severity: f.kind.rawValue,
                               object: f.messageIDs.first.map { info($0).object } ?? "")
     }
@@ -332,24 +332,4 @@ final class TimelineRecorder: @unchecked Sendable {
         return nil
     }
 
-    /// "server 0" → "server 1": the model counts servers from 0, people from 1.
-    static func renumbered(_ text: String) -> String {
-        var out = "", i = text.startIndex
-        while i < text.endIndex {
-            var matched = false
-            for prefix in ["server "] where text[i...].hasPrefix(prefix) {
-                let before = i > text.startIndex ? text[text.index(before: i)] : " "
-                let start = text.index(i, offsetBy: prefix.count)
-                let digits = text[start...].prefix { $0.isNumber }
-                if !digits.isEmpty && !(before.isLetter || before.isNumber), let n = Int(digits) {
-                    out += prefix + String(n + 1)
-                    i = digits.endIndex
-                    matched = true
-                    break
-                }
-            }
-            if !matched { out.append(text[i]); i = text.index(after: i) }
-        }
-        return out
-    }
 }

@@ -17,8 +17,10 @@ public struct TimelineInputError: Error, CustomStringConvertible, Sendable {
 /// timeline pages (`grouper-sim timeline`, `shrink`, and `explore` through `writePage`).
 public enum TimelineRun {
     /// Records replication `replication` of `spec` (the scenario with point `point`'s values
-    /// applied): the same run `grouper-sim run` makes for that point and replication.
-    public static func record(_ spec: ScenarioSpec, point: Int, replication: Int, runIndex: Int = 0) throws -> TimelineRecording {
+    /// applied): the same run `grouper-sim run` makes for that point and replication. With
+    /// `eventBudget` the run stops there (`EventBudgetExceeded`) instead of running on.
+    public static func record(_ spec: ScenarioSpec, point: Int, replication: Int, runIndex: Int = 0,
+                              eventBudget: UInt64? = nil) throws -> TimelineRecording {
         guard spec.architecture == .grouper else {
             throw TimelineInputError("timeline: \(spec.name) point \(point) runs the central architecture; a timeline draws "
                                      + "the Grouper model's devices, servers and shares only")
@@ -32,7 +34,7 @@ public enum TimelineRun {
         var executor = GrouperExecutor()
         executor.onSystem = { recorder.attach($0) }
         let run = ResolvedRun(index: runIndex, point: point, replication: replication, seed: seed, spec: spec,
-                              assignments: [], tracePath: nil)
+                              assignments: [], tracePath: nil, eventBudget: eventBudget)
         _ = try executor.execute(run)
         recorder.finish(findings: recorder.findings())
         var rec = recorder.rec
@@ -48,9 +50,10 @@ public enum TimelineRun {
     /// timeline grouper-sim wrote); returns what was drawn. For `explore`: one per finding.
     @discardableResult
     public static func writePage(_ spec: ScenarioSpec, point: Int, replication: Int, to path: String,
-                                 options: TimelineOptions = TimelineOptions(), command: String = "") throws -> Timeline {
+                                 options: TimelineOptions = TimelineOptions(), command: String = "",
+                                 eventBudget: UInt64? = nil) throws -> Timeline {
         let target = try checkDestination(path)
-        let timeline = TimelineLayout.layout(try record(spec, point: point, replication: replication), options)
+        let timeline = TimelineLayout.layout(try record(spec, point: point, replication: replication, eventBudget: eventBudget), options)
         let html = TimelinePage.html(timeline, command: command)
         do { try Data(html.utf8).write(to: URL(fileURLWithPath: target), options: .atomic) } catch {
             throw IOFailure("timeline: cannot write \(path) (\(error.localizedDescription))")

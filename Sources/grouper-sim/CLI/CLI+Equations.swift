@@ -13,7 +13,7 @@ public struct EquationsOptions: Sendable {
     /// `--progress auto|always|never`, as for `run`.
     public var progress = ProgressMode.auto
     static let known = ["--D", "--T", "--U", "--C", "--F", "--L", "--replications", "--variant", "--seed", "--json",
-                        "--model", "--ablation", "--jobs", "--write-scenario", "--progress"]
+                        "--model", "--ablation", "--jobs", "--write-scenario", "--progress", "--resend-ranges"]
 
     public static func parse(_ args: [String]) throws -> EquationsOptions {
         var l = ArgumentList(args, command: "equations")
@@ -46,6 +46,15 @@ public struct EquationsOptions: Sendable {
                 throw CLIError("equations: --variant must be one of \(ProtocolVariant.allCases.map(\.rawValue).joined(separator: ", ")), got '\(v)'")
             }
             o.parameters.variant = variant
+        }
+        if let r = try l.option("--resend-ranges") {
+            guard let ranges = ResendRanges(rawValue: r) else {
+                throw CLIError("equations: --resend-ranges must be one of \(ResendRanges.allCases.map(\.rawValue).joined(separator: ", ")), got '\(r)'")
+            }
+            guard o.parameters.model == .protocol, !o.ablation || ranges == .span else {
+                throw CLIError("equations: --resend-ranges is for --model protocol without --ablation (the ablation has its own \"holes\" step)")
+            }
+            o.parameters.model.resendHoles = ranges == .holes
         }
         o.writeScenario = try l.option("--write-scenario")
         if let p = try l.option("--progress") {
@@ -105,6 +114,8 @@ extension GrouperCLI {
               --L DUR          (mean) offline time, 1s...365d
               --replications R cap on replications, 1...1000
               --variant V      thesis, as-built, basic-multicast, no-recovery
+              --resend-ranges R  span (default) or holes: what resend requests ask
+                               for (protocol.resend_ranges; --model protocol only)
               --jobs J         threads for replications (output does not depend on it)
               --json           one JSON object per equation per line
               --progress P     auto (default), always or never, as for `run`: replications

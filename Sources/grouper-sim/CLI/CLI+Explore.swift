@@ -6,8 +6,8 @@ extension GrouperCLI {
     static var exploreCommand: CLICommand {
         CLICommand(name: "explore", summary: "Search random scenarios for faults of the model and the tool",
                    help: """
-            USAGE: grouper-sim explore [--cases N | --seconds S] [--seed S] [--profile P] [--jobs J]
-                                       [--out DIR] [--no-shrink]
+            USAGE: grouper-sim explore [--cases N | --seconds S] [--from I] [--seed S] [--profile P]
+                                       [--jobs J] [--out DIR] [--no-shrink]
 
             Draws scenario files over the whole feature space from one seed (devices, f(k,n,s),
             TTLs, churn processes and overlapping windows, refuse/blackhole/restart faults,
@@ -31,6 +31,8 @@ extension GrouperCLI {
             OPTIONS:
               --cases N       cases to draw (default 100)
               --seconds S     draw cases until S seconds of wall-clock time passed instead
+              --from I        start at case I (default 0): --from 212 --cases 1 redraws case
+                              212 alone; searches split by --from cover disjoint cases
               --seed S        the search's seed (default 1)
               --profile P     all (default), thesis (the liveness hunt: thesis variant, honest
                               servers, a settle of 3× the slowest period), hostile, central
@@ -51,19 +53,28 @@ public enum ExploreCommand {
     public struct Options: Sendable {
         public var cases: Int?
         public var seconds: Int?
+        /// The first case's index: case i is the same whatever the start.
+        public var from = 0
         public var seed: UInt64 = 1
         public var profile: ExploreProfile = .all
         public var jobs = 1
         public var out: String?
         public var shrink = true
 
-        static let known = ["--cases", "--seconds", "--seed", "--profile", "--jobs", "--out", "--no-shrink"]
+        /// The indices of the cases to draw: `--cases` of them from `--from` (100 by default),
+        /// or every index from there on with `--seconds`.
+        var caseRange: Range<Int> {
+            from..<(from + (cases ?? (seconds == nil ? 100 : Int.max - from)))
+        }
+
+        static let known = ["--cases", "--seconds", "--from", "--seed", "--profile", "--jobs", "--out", "--no-shrink"]
 
         public static func parse(_ args: [String]) throws -> Options {
             var l = ArgumentList(args, command: "explore")
             var o = Options()
             o.cases = try l.int("--cases", in: 1...10_000_000)
             o.seconds = try l.int("--seconds", in: 1...31_536_000)
+            o.from = try l.int("--from", in: 0...1_000_000_000) ?? 0
             o.seed = try l.uint64("--seed") ?? 1
             o.jobs = try l.int("--jobs", in: 1...1024) ?? ProcessInfo.processInfo.activeProcessorCount
             o.out = try l.option("--out")
@@ -116,18 +127,19 @@ public enum ExploreCommand {
         let explorer = Explorer(profile: o.profile, seed: o.seed)
         let start = Date()
         let limit = o.seconds.map { Double($0) }
-        let total = o.cases ?? (limit == nil ? 100 : Int.max)
+        let range = o.caseRange
         io.err("explore: profile \(o.profile.rawValue), seed \(o.seed), "
-               + (limit.map { "for \(Int($0)) s" } ?? "\(total) cases") + ", \(o.jobs) at once\n")
+               + (limit.map { "for \(Int($0)) s" } ?? "\(range.count) cases") + (o.from > 0 ? " from case \(o.from)" : "")
+               + ", \(o.jobs) at once\n")
         var tally = ExploreTally()
         var found: [ExploreCase] = []
-        var next = 0
+        var next = range.lowerBound
         var lastReport = Date()
-        while next < total {
+        while next < range.upperBound {
             if let limit, Date().timeIntervalSince(start) >= limit { break }
-            let batch = Array(next..<min(total, next + max(1, o.jobs) * 2))
+            let batch = Array(next..<min(range.upperBound, next + max(1, o.jobs) * 2))
             var results = try ParallelRunner.map(batch.map { UInt64($0) }, jobs: o.jobs) { explorer.explore(case: Int($0)) }
-            for i in results.indices where results[i].index % folderEvery == folderEvery / 2 && results[i].status == .ran {
+            for i in results.indices where comparesFolders(results[i]) {
                 if !results[i].judged.contains(.deterministic) { results[i].judged.append(.deterministic) }
                 if let f = folderDifference(results[i]) {
                     results[i].findings.append(ExploreFinding(oracle: .deterministic, message: f, checker: nil))
@@ -156,9 +168,16 @@ public enum ExploreCommand {
     /// --jobs 1 and --jobs 2, and the two result folders compared byte for byte.
     static let folderEvery = 25
 
+    /// Whether case `c` gets the folder comparison: one in `folderEvery` of the cases that ran,
+    /// unless its run already went past its budget (that is its finding; running it again
+    /// would only stop at the same budget).
+    static func comparesFolders(_ c: ExploreCase) -> Bool {
+        c.index % folderEvery == folderEvery / 2 && c.status == .ran && !c.findings.contains { $0.oracle == .runs }
+    }
+
     /// The first difference between the result folders of the case run with --jobs 1 and
-    /// --jobs 2 (two replications), nil when they are byte-identical. Runs in a fresh
-    /// temporary folder that it removes.
+    /// --jobs 2 (two replications), nil when they are byte-identical. Every run stops at the
+    /// case's event budget. Runs in a fresh temporary folder that it removes.
     static func folderDifference(_ c: ExploreCase) -> String? {
         let fm = FileManager.default
         let sandbox = fm.temporaryDirectory.appendingPathComponent("grouper-sim-explore-\(ProcessInfo.processInfo.processIdentifier)-\(c.index)")
@@ -171,8 +190,19 @@ public enum ExploreCommand {
         var listings: [[String: Data]] = []
         for jobs in [1, 2] {
             let out = sandbox.appendingPathComponent("jobs-\(jobs)")
-            let code = GrouperCLI.main(arguments: ["run", file.path, "--replications", "2", "--jobs", "\(jobs)", "--out", out.path], io: quiet)
-            guard code == 0 || code == 1 || code == 4 else { return "grouper-sim run --jobs \(jobs) of the case exited \(code)" }
+            let args = [file.path, "--replications", "2", "--jobs", "\(jobs)", "--out", out.path]
+            let code: ExitCode
+            do {
+                let options = try RunOptions.parse(args)
+                let bounded = BudgetedExecutor(base: options.engine.executor, budget: c.budget)
+                code = try RunCommand.execute(options, executor: bounded, io: quiet, terminal: false)
+            } catch {
+                // A run past the case's budget fails here too: "stopped at its budget of N events".
+                return "grouper-sim run --replications 2 --jobs \(jobs) of the case failed: \(error)"
+            }
+            guard code == .ok || code == .checkerFailed || code == .livenessFailed else {
+                return "grouper-sim run --jobs \(jobs) of the case exited \(code.rawValue)"
+            }
             var files: [String: Data] = [:]
             for name in (fm.enumerator(atPath: out.path)?.allObjects as? [String] ?? []).sorted() {
                 var isDir: ObjCBool = false
@@ -199,7 +229,8 @@ public enum ExploreCommand {
             try fm.createDirectory(at: findings, withIntermediateDirectories: true)
         } catch { throw CLIError("explore: cannot write \(outPath): \(error.localizedDescription)", exitCode: .internalError) }
         var md = ["# grouper-sim explore", "",
-                  "profile \(o.profile.rawValue), seed \(o.seed): \(tally.cases) cases drawn, \(tally.ran) run, "
+                  "profile \(o.profile.rawValue), seed \(o.seed): \(tally.cases) cases drawn"
+                  + (o.from > 0 ? " from case \(o.from)" : "") + ", \(tally.ran) run, "
                   + "\(tally.rejected) refused by the reader, \(tally.tooBig) over the event cap; "
                   + "\(NumberFormat.shortest((tally.events / 1e6 * 10).rounded() / 10)) million events.", "",
                   tally.table, ""]
@@ -218,7 +249,8 @@ public enum ExploreCommand {
             if let spec = try? ScenarioLoader.load(ScenarioSource(label: rel, text: c.text)).base, spec.architecture == .grouper {
                 let page = findings.appendingPathComponent("case-\(c.index)-timeline.html")
                 let command = "grouper-sim timeline \(rel) --point 0 --replication 0"
-                if (try? TimelineRun.writePage(spec, point: 0, replication: 0, to: page.path, command: command)) != nil {
+                if (try? TimelineRun.writePage(spec, point: 0, replication: 0, to: page.path, command: command,
+                                               eventBudget: c.budget > 0 ? c.budget : nil)) != nil {
                     md.append("timeline: `\(outPath)/findings/case-\(c.index)-timeline.html`")
                 }
             }
@@ -239,9 +271,11 @@ public enum ExploreCommand {
             }
             md.append("")
         }
-        let summary = JSONValue.object([
-            ("tool", .string("grouper-sim explore")), ("profile", .string(o.profile.rawValue)),
-            ("seed", .number(Double(o.seed), text: String(o.seed))), ("cases", .number(Double(tally.cases))),
+        var head: [(key: String, value: JSONValue)] = [("tool", .string("grouper-sim explore")), ("profile", .string(o.profile.rawValue)),
+                                           ("seed", .number(Double(o.seed), text: String(o.seed)))]
+        if o.from > 0 { head.append(("from", .number(Double(o.from)))) }
+        let summary = JSONValue.object(head + [
+            ("cases", .number(Double(tally.cases))),
             ("ran", .number(Double(tally.ran))), ("rejected", .number(Double(tally.rejected))),
             ("too_big", .number(Double(tally.tooBig))),
             ("oracles", .object(ExploreOracle.allCases.map { ($0.rawValue, .object([

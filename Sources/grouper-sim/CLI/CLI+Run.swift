@@ -219,8 +219,8 @@ public enum RunCommand {
         if o.resume != nil || o.addReplications != nil { return try continueRun(o, executor: executor, io: io, terminal: terminal) }
         guard let scenarios = loadAll(o.files, io: io) else { return .badInput }
         let loaded = try scenarios.map { s in
-            try checkPrecisionMetrics(s, o)
-            return s.overriding(seed: o.seed, replications: o.replications, precision: o.precision, precisionMetrics: o.precisionMetrics)
+            let targeted = try checkPrecisionMetrics(s, o)
+            return s.overriding(seed: o.seed, replications: o.replications, precision: o.precision, precisionMetrics: targeted)
         }
         if o.startOrContinue, let own = try ownUnfinishedRun(loaded[0], o, io: io) {
             return try continueRun(own, executor: executor, io: io, terminal: terminal)

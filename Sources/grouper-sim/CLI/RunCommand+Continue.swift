@@ -142,15 +142,20 @@ extension RunCommand {
 
 /// Which metrics a precision target is checked on, and what the output says about them.
 extension RunCommand {
-    /// `--precision-metrics` names metrics of the scenario, and needs a precision target.
-    static func checkPrecisionMetrics(_ s: LoadedScenario, _ o: RunOptions) throws {
-        guard let names = o.precisionMetrics else { return }
+    /// `--precision-metrics` names metrics of the scenario, and needs a precision target:
+    /// the names, parsed; nil without the option.
+    static func checkPrecisionMetrics(_ s: LoadedScenario, _ o: RunOptions) throws -> [MetricName]? {
+        guard let names = o.precisionMetrics else { return nil }
         guard o.precision != nil || s.base.precision != nil else {
             throw CLIError("run: --precision-metrics names the metrics of a precision target; \(s.base.name) has none: add --precision X")
         }
-        for n in names where !s.base.metrics.contains(n) {
-            throw CLIError("run: --precision-metrics: '\(n)' is not a metric of \(s.base.name)\(didYouMean(n, among: s.base.metrics)); "
-                + "its metrics: \(s.base.metrics.joined(separator: ", "))")
+        let own = s.base.metrics.map(\.rawValue)
+        return try names.map { n in
+            guard let m = MetricName(rawValue: n), s.base.metrics.contains(m) else {
+                throw CLIError("run: --precision-metrics: '\(n)' is not a metric of \(s.base.name)\(didYouMean(n, among: own)); "
+                    + "its metrics: \(own.joined(separator: ", "))")
+            }
+            return m
         }
     }
 

@@ -57,7 +57,7 @@ struct EventQueueHeapTests {
         return q.checkInvariants().map { "seed \(seed) at the end: \($0)" }
     }
 
-    @Test func deepHeapsMatchTheSortedReference() {
+    @Test(.tags(.slow)) func deepHeapsMatchTheSortedReference() {
         var failures: [String] = []
         for seed in 0..<UInt64(max(propertySeedCount / 50, 2)) {
             if let f = Self.runDeep(seed: seed) { failures.append(f) }

@@ -55,7 +55,7 @@ struct EventQueueTests {
         return q.popMin() == nil && q.isEmpty ? nil : "seed \(seed): queue not empty after drain"
     }
 
-    @Test func matchesSortedReferenceOverManySeeds() {
+    @Test(.tags(.slow)) func matchesSortedReferenceOverManySeeds() {
         var failures: [String] = []
         for seed in 0..<UInt64(propertySeedCount) {
             if let f = Self.runAgainstReference(seed: seed) { failures.append(f) }

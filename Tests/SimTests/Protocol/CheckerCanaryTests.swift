@@ -16,7 +16,7 @@ import SimKernel
         system.update(device: 0, objectID: "a", size: 10, at: SimTime.zero + .seconds(Int64(1)))
         system.run(until: SimTime.zero + .minutes(30))
         let ttl = system.check().findings(of: .ttl)
-        #expect(!ttl.isEmpty && ttl.allSatisfy { $0.kind == .safety && $0.message.contains("server 1") })
+        #expect(!ttl.isEmpty && ttl.allSatisfy { $0.kind == .safety && $0.message.contains("server 2 ") })
         #expect(system.check().safetyFailed)
     }
 

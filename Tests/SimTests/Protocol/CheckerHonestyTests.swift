@@ -63,7 +63,7 @@ import SimKernel
         canary.setServerState(.blackhole, server: 1, at: Self.at(1))
         canary.run(until: Self.at(30))
         let ttl = canary.check().findings(of: .ttl)
-        #expect(!ttl.isEmpty && ttl.allSatisfy { $0.message.contains("server 1") }, "\(ttl)")
+        #expect(!ttl.isEmpty && ttl.allSatisfy { $0.message.contains("server 2 ") }, "\(ttl)")
     }
 
     @Test func findingsCountOnlyTheSharesTheDeviceCouldFetch() throws {
@@ -91,7 +91,7 @@ import SimKernel
         system.setOnline(true, device: 1, at: Self.at(4))
         system.run(until: Self.at(6))
         let f = system.check().findings(of: .convergence).filter { $0.message.hasPrefix("D2 lacks") }
-        #expect(f.count == 1 && f[0].message.contains("dropped by a data-losing restart of servers 0, 1, 2"), "\(f)")
+        #expect(f.count == 1 && f[0].message.contains("dropped by a data-losing restart of servers 1, 2, 3"), "\(f)")
         #expect(!f[0].message.contains("TTL"))
     }
 
@@ -139,7 +139,7 @@ import SimKernel
     }
 
     /// A batch that can never get through in one request timeout is retried in halves.
-    @Test func timedOutBatchShrinksAndNothingIsLeftToSend() throws {
+    @Test(.tags(.slow)) func timedOutBatchShrinksAndNothingIsLeftToSend() throws {
         func run(_ variant: ProtocolVariant) throws -> GrouperSystem {
             var c = Self.config(devices: 2, variant: variant)
             c.ttl = .hours(2)

@@ -77,6 +77,40 @@ import SimKernel
         #expect(Self.handle(&st, Self.msg(.resend, seq: 0, from: "R", content: "5-3")) == [.none])
     }
 
+    /// `resend_ranges` at its boundary: two holes from one writer with held messages between
+    /// them — `.span` asks one range that covers the held ones, `.holes` asks the two holes (and
+    /// the request's content names only them); one hole — both ask the same.
+    @Test(arguments: [ResendRanges.span, .holes])
+    func spanAsksOneRangeOverHeldMessagesHolesAsksEachHole(_ ranges: ResendRanges) {
+        func run(_ seqs: [Int], confirm: Int) -> [DeliveryAction] {
+            var st = DeliveryState()
+            for q in seqs { _ = st.handle(Self.msg(.update, seq: q), now: Self.t0, variant: .thesis, asBuilt: AsBuiltSwitches(),
+                                          resendRetry: .minutes(5), ownSequence: 0, ranges: ranges) }
+            return st.handle(Self.msg(.confirm, seq: 0, content: String(confirm)), now: Self.t0 + .minutes(6), variant: .thesis,
+                             asBuilt: AsBuiltSwitches(), resendRetry: .minutes(5), ownSequence: 0, ranges: ranges)
+        }
+        // Holds 1, 4, 5 and 8 of 1…9: holes 2…3, 6…7 and 9 (the confirm announces 9).
+        let two = run([1, 4, 5, 8], confirm: 9)
+        if ranges == .span {
+            #expect(two == [.askResend(sender: "S", range: 2...9)])
+        } else {
+            #expect(two == [.askResend(sender: "S", range: 2...9, holes: [2...3, 6...7, 9...9])])
+        }
+        // One hole (2…3, nothing held above it): the same request either way.
+        #expect(run([1], confirm: 3) == [.askResend(sender: "S", range: 2...3)])
+        // A hole reaching the top: 4 held, 2…3 and 5…6 missing.
+        let top = run([1, 4], confirm: 6)
+        #expect(top == (ranges == .span ? [.askResend(sender: "S", range: 2...6)]
+                                        : [.askResend(sender: "S", range: 2...6, holes: [2...3, 5...6])]))
+        // The sender reads either content: "2-3,6-7" answers the two holes only.
+        var sender = DeliveryState()
+        #expect(Self.handle(&sender, Self.msg(.resend, seq: 0, from: "R", content: "2-3,6-7"))
+            == [.answerResend(requester: "R", range: 2...7, holes: [2...3, 6...7])])
+        #expect(DeliveryState.formatRanges(2...7, holes: [2...3, 6...7]) == "2-3,6-7")
+        #expect(DeliveryState.formatRanges(2...7, holes: nil) == "2-7")
+        for bad in ["2-3,3-4", "6-7,2-3", "2-3,", ",2-3", "2-3,x"] { #expect(DeliveryState.parseRanges(bad) == nil, "\(bad)") }
+    }
+
     @Test func variantsDifferAsSpecified() {
         var basic = DeliveryState(), none = DeliveryState()
         let m3 = Self.msg(.update, seq: 3)

@@ -25,13 +25,13 @@ import SimKernel
         let system = try Self.system()
         let key = system.world.serverNodes[1].server.shareIDByMessage.keys.sorted { $0.messageID < $1.messageID }[0]
         system.world.serverNodes[1].server.shareIDByMessage[key] = nil
-        #expect(system._checkInvariants()?.hasPrefix("server 1: share") == true)
+        #expect(system._checkInvariants()?.hasPrefix("server 2: share") == true)
     }
 
     @Test func sharesOutOfOrderAreCaught() throws {
         let system = try Self.system()
         system.world.serverNodes[0].server.shares.reverse()
-        #expect(system._checkInvariants() == "server 0: shares out of id order at 1")
+        #expect(system._checkInvariants() == "server 1: shares out of id order at 1")
     }
 
     @Test func aSequenceThatShouldExtendThePrefixIsCaught() throws {

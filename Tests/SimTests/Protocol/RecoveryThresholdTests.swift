@@ -165,7 +165,7 @@ import SimKernel
         s.run(until: Self.at(3_600))
         let f = s.checkConvergence()
         #expect(f.count == 1)
-        #expect(f.first?.message.contains("withheld by servers 0, 1") == true, "\(f)")
+        #expect(f.first?.message.contains("withheld by servers 1, 2") == true, "\(f)")
         #expect(f.first?.message.contains("TTL") == false, "\(f)")
     }
 

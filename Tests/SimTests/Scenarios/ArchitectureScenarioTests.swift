@@ -34,7 +34,7 @@ import GrouperModel
         return (spec, try GrouperExecutor().execute(run))
     }
 
-    static func metric(_ o: RunOutcome, _ name: String) -> Double { o.metrics.first { $0.name == name }!.value }
+    static func metric(_ o: RunOutcome, _ name: MetricName) -> Double { o.metrics.first { $0.name == name }!.value }
 
     @Test func sweepReachesBothArchitectures() throws {
         let loaded = try ScenarioLoader.load(ScenarioSource(label: "arch.json",
@@ -83,7 +83,7 @@ import GrouperModel
 
     /// The built-in comparison: Grouper converges and no single server reads anything; the
     /// central server reads every message and the data-losing restart costs it transfers.
-    @Test func builtinGrouperVsCentral() throws {
+    @Test(.tags(.slow)) func builtinGrouperVsCentral() throws {
         let text = BuiltinScenarios.grouperVsCentral
         let loaded = try ScenarioLoader.load(ScenarioSource(label: "grouper-vs-central.json", text: text))
         #expect(loaded.pointSpecs.map(\.architecture) == [.grouper, .central])

@@ -123,7 +123,7 @@ func deadPID() throws -> Int32 {
     /// A copy of study.json, changed, that keeps its name.
     static let copy = study.replacingOccurrences(of: "\"replications\": 3", with: "\"replications\": 2")
 
-    @Test func aResultOfAnotherScenarioOrEngineIsKeptUnlessReplaceIsGiven() throws {
+    @Test(.tags(.slow)) func aResultOfAnotherScenarioOrEngineIsKeptUnlessReplaceIsGiven() throws {
         let dir = ScenarioFixtures.tempDir("data-safety-replace")
         try Data(Self.study.utf8).write(to: dir.appendingPathComponent("study.json"))
         try Data(Self.copy.utf8).write(to: dir.appendingPathComponent("copy.json"))

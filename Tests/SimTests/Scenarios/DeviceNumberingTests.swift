@@ -22,7 +22,7 @@ import GrouperModel
     }
     """
 
-    @Test func aShrunkFindingNamesTheDevicesAsTheFilesDo() throws {
+    @Test(.tags(.slow)) func aShrunkFindingNamesTheDevicesAsTheFilesDo() throws {
         let dir = ScenarioFixtures.tempDir("numbering-shrink")
         let file = try ShrinkTests.write(Self.lost, dir, "numbering.json")
         let out = dir.appendingPathComponent("small.json").path

@@ -19,7 +19,7 @@ import GrouperModel
 /// search from a fixed seed finds it with the oracle meant to catch it, and shrinks the case to
 /// a scenario of a few devices. The same cases with nothing planted find nothing (so the
 /// finding is the planted fault's, not a fault of the model).
-@Suite(.serialized) struct ExploreCanaryTests {
+@Suite(.serialized, .tags(.slow)) struct ExploreCanaryTests {
     /// Small cases only: a debug build runs them ten times slower than a release build.
     static let maxEvents = 20_000.0
 
@@ -57,6 +57,11 @@ import GrouperModel
         var mine = found
         mine.findings = found.findings.filter { $0.oracle == oracle }
         let shrunk = try #require(try explorer.shrink(mine, jobs: 2), "\(bug.rawValue): case \(found.index) did not shrink")
+        // The shrink's runs keep the case's event budget: with a budget of one event none can run.
+        #expect(mine.budget > 1)
+        var starved = mine
+        starved.budget = 1
+        #expect((try? explorer.shrink(starved, jobs: 2)) == nil, "\(bug.rawValue): the shrink ran past the case's budget")
         #expect(shrunk.oracle == oracle)
         #expect(shrunk.spec.group.devices <= 4, "\(bug.rawValue): shrunk to \(ScenarioShrinker.size(shrunk.spec))")
         // The shrunk file reads back and still fails with the plant, and passes without it.

@@ -96,7 +96,7 @@ import GrouperModel
     }
 
     static func outcome(_ metrics: [(MetricName, Double)], checkers: [CheckerVerdict] = []) -> RunOutcome {
-        RunOutcome(metrics: metrics.map { ($0.0.rawValue, $0.1) }, checkers: checkers,
+        RunOutcome(metrics: metrics.map { ($0.0, $0.1) }, checkers: checkers,
                    fingerprint: RunFingerprint(value: 0), series: [])
     }
 
@@ -171,7 +171,7 @@ import GrouperModel
     /// What the long searches found, shrunk: servers 2, 4 and 6 tamper and a `check` receiver
     /// with 8 shares (k = 7) accepts an altered update. The oracle explains it by the three
     /// altering servers; the same run with server 2 tampering alone has no phantom.
-    @Test func theShrunkThreeTampererPhantomIsExplainedAndOneTampererMakesNone() throws {
+    @Test(.tags(.slow)) func theShrunkThreeTampererPhantomIsExplainedAndOneTampererMakesNone() throws {
         let url = ScenarioFixtures.root.appendingPathComponent("findings/two-tamperers-line-up.json")
         let data = try Data(contentsOf: url)
         func run(_ bytes: Data) throws -> (RunOutcome, CaseTraits) {
@@ -238,7 +238,7 @@ import GrouperModel
         #expect(ExploreOracles.centralDifference(grouper, central, members: [1, 2, 3, 4]) != nil)
     }
 
-    @Test func aRunPastItsEventBudgetStops() throws {
+    @Test(.tags(.slow)) func aRunPastItsEventBudgetStops() throws {
         let spec = try ScenarioLoader.load(ScenarioSource(label: "b.json", text: """
             {"format": 1, "name": "b", "duration": "6h", "group": {"devices": 3, "k": 2, "n": 3, "s": 3, "ttl": "1h"},
              "workload": {"update": {"every": "5min"}}}

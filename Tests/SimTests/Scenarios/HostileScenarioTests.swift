@@ -69,7 +69,7 @@ import GrouperModel
     /// The "done when" on hostile-tamper: first-k delivers corrupted content (and
     /// no-phantom reports it), check delivers nothing corrupted, correct delivers everything
     /// with 2 tampering servers (its bound for n = 7, k = 3) and nothing corrupted with 3.
-    @Test func hostileTamperShowsWhatEachPolicyGuarantees() {
+    @Test(.tags(.slow)) func hostileTamperShowsWhatEachPolicyGuarantees() {
         let firstK = Self.metrics("hostile-tamper", point: 1)        // first-k, servers 1-2
         #expect(firstK["corrupted_deliveries", default: 0] > 0 && firstK["phantom_objects", default: 0] > 0)
         let check = Self.metrics("hostile-tamper", point: 4)         // check, servers 1-2

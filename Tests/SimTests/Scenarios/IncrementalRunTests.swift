@@ -62,7 +62,7 @@ import Testing
         #expect(a.count >= 7 && a == b)
     }
 
-    @Test func anExtendedRunEqualsOneRunWithTheFinalCount() throws {
+    @Test(.tags(.slow)) func anExtendedRunEqualsOneRunWithTheFinalCount() throws {
         let (dir, file) = try sandbox("extend")
         #expect(try cli(["run", file.path, "--replications", "2", "--out", "x"], in: dir).status == 0)
         let before = try ScenarioFixtures.files(in: dir.appendingPathComponent("x"))
@@ -75,7 +75,7 @@ import Testing
     }
 
     /// An extension interrupted half-way resumes from both the old result and the new records.
-    @Test func anInterruptedExtensionResumes() throws {
+    @Test(.tags(.slow)) func anInterruptedExtensionResumes() throws {
         let (dir, file) = try sandbox("extend-resume")
         #expect(try cli(["run", file.path, "--replications", "1", "--out", "x"], in: dir).status == 0)
         let stopped = try cli(["run", file.path, "--add-replications", "2", "x", "--jobs", "1"], in: dir, interruptAfter: 1)

@@ -58,7 +58,7 @@ import SimKernel
 
     @Test func recorderKeepsSamplesOnlyForQuantiles() {
         #expect(LatencyRecorder(reporting: ["delivery_latency", "events"]).keepsSamples == false)
-        for q in ["delivery_latency_p50", "delivery_latency_p95", "delivery_latency_max"] {
+        for q: MetricName in ["delivery_latency_p50", "delivery_latency_p95", "delivery_latency_max"] {
             #expect(LatencyRecorder(reporting: ["events", q]).keepsSamples)
         }
         let lean = LatencyRecorder(keepsSamples: false)

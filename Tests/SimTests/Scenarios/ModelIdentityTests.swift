@@ -26,7 +26,7 @@ import SimKernel
 
 /// A protocol model that reports one metric of one run a hair higher: another build.
 private struct NudgedExecutor: RunExecutor {
-    var metric: String
+    var metric: MetricName
     func execute(_ run: ResolvedRun) throws -> RunOutcome {
         var o = try GrouperExecutor().execute(run)
         if run.index == 0, let i = o.metrics.firstIndex(where: { $0.name == metric }) { o.metrics[i].value += 1e-9 }
@@ -50,6 +50,6 @@ extension ModelIdentityTests {
         if ProcessInfo.processInfo.environment[ModelIdentity.testVariable] == nil { #expect(ModelIdentity.current == a) }
         #expect(ModelIdentity.compute(executor: OtherStateExecutor()) != a)
         #expect(ModelIdentity.compute(executor: NudgedExecutor(metric: "delivery_latency")) != a)
-        #expect(ModelIdentity.compute(executor: NudgedExecutor(metric: MetricCatalog.all.last!.name)) != a)
+        #expect(ModelIdentity.compute(executor: NudgedExecutor(metric: MetricCatalog.all.last!.id)) != a)
     }
 }

@@ -43,7 +43,7 @@ import Testing
     }
 
     /// Metric values by name, per architecture (Grouper first).
-    static func metrics(back: String) throws -> [[String: Double]] {
+    static func metrics(back: String) throws -> [[MetricName: Double]] {
         let s = try ScenarioLoader.load(ScenarioSource(label: "prop.json", text: text(back: back)))
         return try RunPlan(s).runs.map { run in
             Dictionary(uniqueKeysWithValues: try GrouperExecutor().execute(run).metrics.map { ($0.name, $0.value) })

@@ -39,7 +39,7 @@ import SimKernel
              "churn": {"windows": [\(windows)]},
              "metrics": ["converged", "delivery_ratio", "reuploads", "resend_requests", "updates_uploaded"]}
             """)
-        let i = { (name: String) in s.base.metrics.firstIndex(of: name)! }
+        let i = { (name: MetricName) in s.base.metrics.firstIndex(of: name)! }
         for r in records {
             #expect(r.failedCheckers.isEmpty, "\(r.failedCheckers.map(\.detail))")
             #expect(r.metrics[i("converged")] == 1 && r.metrics[i("delivery_ratio")] == 1)

@@ -35,7 +35,7 @@ import SimKernel
         return try GrouperExecutor().execute(RunPlan(loaded).runs[0])
     }
 
-    static func metric(_ r: RunOutcome, _ name: String) -> Double { r.metrics.first { $0.name == name }!.value }
+    static func metric(_ r: RunOutcome, _ name: MetricName) -> Double { r.metrics.first { $0.name == name }!.value }
 
     static let quiet = #"{"confirm": {"policy": "never"}, "receive": {"policy": "poll", "poll_period": "1d"}}"#
 

@@ -35,7 +35,7 @@ import SimKernel
 
     @Test func latencyQuantilesAreOrderedAndBracketTheMean() throws {
         let (s, records) = try records()
-        let i = { (name: String) in s.base.metrics.firstIndex(of: name)! }
+        let i = { (name: MetricName) in s.base.metrics.firstIndex(of: name)! }
         for r in records {
             let mean = r.metrics[i("delivery_latency")], p50 = r.metrics[i("delivery_latency_p50")]
             let p95 = r.metrics[i("delivery_latency_p95")], max = r.metrics[i("delivery_latency_max")]
@@ -50,7 +50,7 @@ import SimKernel
         let single = Self.text.replacingOccurrences(of: "\"sweep\": [{\"path\": \"sharing\", \"values\": [\"gf256\", \"csss257\"]}],", with: "")
         let (s, gfRuns) = try records(single.replacingOccurrences(of: "\"duration\"", with: "\"sharing\": \"gf256\", \"duration\""))
         let (_, csRuns) = try records(single.replacingOccurrences(of: "\"duration\"", with: "\"sharing\": \"csss257\", \"duration\""))
-        let i = { (name: String) in s.base.metrics.firstIndex(of: name)! }
+        let i = { (name: MetricName) in s.base.metrics.firstIndex(of: name)! }
         for (gf, cs) in zip(gfRuns, csRuns) {
             #expect(gf.seed == cs.seed)
             #expect(gf.metrics[i("share_puts")] == cs.metrics[i("share_puts")], "same workload, same shares")

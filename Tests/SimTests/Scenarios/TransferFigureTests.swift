@@ -97,7 +97,7 @@ import SimKernel
         }
     }
 
-    static func parts(vary: Bool, metrics: [String]? = nil) throws -> ResultSet {
+    static func parts(vary: Bool, metrics: [MetricName]? = nil) throws -> ResultSet {
         let names = metrics ?? ResultSet.transferParts.flatMap(\.metrics)
         let text = """
         {"format": 1, "name": "parts", "replications": 3, "duration": "1h", "group": {"devices": 2, "k": 1, "n": 2, "s": 2},

@@ -29,7 +29,7 @@ import GrouperModel
                                                          spec: spec, assignments: []))
     }
 
-    static func metric(_ o: RunOutcome, _ name: String) -> Double { o.metrics.first { $0.name == name }!.value }
+    static func metric(_ o: RunOutcome, _ name: MetricName) -> Double { o.metrics.first { $0.name == name }!.value }
     static func verdict(_ o: RunOutcome, _ name: String) -> CheckerVerdict { o.checkers.first { $0.name == name }! }
 
     static func file(_ dir: URL, _ name: String, _ text: String) throws -> String {

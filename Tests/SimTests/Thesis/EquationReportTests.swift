@@ -47,7 +47,7 @@ import SimKernel
         #expect(r0.replications == 1, "the F = 0 shortcut: one replication is exact")
     }
 
-    @Test func ablationRowsSayHowManyReplicationsTheyUsed() throws {
+    @Test(.tags(.slow)) func ablationRowsSayHowManyReplicationsTheyUsed() throws {
         var p = Self.params(offline: 1)
         p.model = .protocol
         p.replications = 1
@@ -66,7 +66,9 @@ import SimKernel
             let cells = row.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
             #expect(cells[cells.count - 2] == String(step.result.replications), "\(row)")
         }
-        #expect(a.steps.last!.result.replications == 4 && a.steps.first!.result.replications == 1)
+        let protocolStep = try #require(a.steps.first { $0.label.hasPrefix("= --model protocol") })
+        #expect(protocolStep.result.replications == 4 && a.steps.first!.result.replications == 1)
+        #expect(a.steps.last!.label.contains("resend_ranges \"holes\"") && a.steps.last!.result.replications == 1)
         #expect(a.csv.hasPrefix("step,label,equation,simulated_mean,ci95,replications,windows\n"))
     }
 }

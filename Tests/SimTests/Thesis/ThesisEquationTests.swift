@@ -128,7 +128,9 @@ import SimKernel
 
     @Test func badArgumentsExitTwoNamingTheOption() throws {
         for (args, name) in [(["--D", "0"], "--D"), (["--F", "10"], "--F"), (["--T", "abc"], "--T"),
-                             (["--variant", "x"], "--variant"), (["--Q", "1"], "--Q"), (["--model", "x"], "--model")] {
+                             (["--variant", "x"], "--variant"), (["--Q", "1"], "--Q"), (["--model", "x"], "--model"),
+                             (["--resend-ranges", "gaps"], "--resend-ranges"),
+                             (["--model", "thesis", "--resend-ranges", "holes"], "--resend-ranges")] {
             let r = try CLIProcess.run(["equations"] + args)
             #expect(r.status == 2, "\(args)")
             #expect(r.stderr.contains(name), "\(args): \(r.stderr)")
@@ -163,8 +165,9 @@ import SimKernel
         let r = try CLIProcess.run(["equations", "--ablation", "--D", "3", "--U", "4", "--F", "1", "--replications", "2"])
         #expect(r.status == 0)
         let rows = r.stdout.split(separator: "\n").filter { $0.hasPrefix("| ") && !$0.hasPrefix("| step") }
-        #expect(rows.count == 7)
+        #expect(rows.count == 8)
         #expect(rows[1].contains("--model thesis") && rows[1].contains("| 4 ± 0 |"))
-        #expect(rows.last?.contains("--model protocol") == true)
+        #expect(rows[6].contains("--model protocol"))
+        #expect(rows.last?.contains("resend_ranges \"holes\"") == true)
     }
 }

@@ -22,7 +22,7 @@ import Foundation
 
     /// Per-point means of one metric.
     static func series(_ r: ResultSet, _ metric: String) throws -> [Double] {
-        let m = try #require(r.spec.metrics.firstIndex(of: metric))
+        let m = try #require(r.spec.metrics.firstIndex { $0.rawValue == metric })
         return (0..<r.scenario.points.count).map { r.summary(point: $0, metric: m).mean }
     }
 

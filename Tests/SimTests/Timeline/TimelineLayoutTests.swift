@@ -196,10 +196,9 @@ import SimKernel
         #expect(plain.fingerprint == seen.fingerprint && plain.checkers == seen.checkers)
     }
 
-    @Test func renumbering() {
-        // The model names devices from 1 already (deviceLabel); only its servers are renumbered.
-        #expect(TimelineRecorder.renumbered("D1 lacks update of o1 by D2 (server 0 and D12, ID3)") == "D1 lacks update of o1 by D2 (server 1 and D12, ID3)")
+    @Test func numbersInFindings() {
         #expect(TimelineRecorder.firstNumber(after: "D", in: "OD3 then D4") == 4)
+        #expect(TimelineRecorder.firstNumber(after: "server ", in: "servers 2, 3 and server 4") == 4)
     }
 
     /// A finding's moment: when the last share of its first message was gone if none was left
