@@ -34,62 +34,87 @@ struct ClientRequest {
     var connected: Bool
 }
 
-/// One step of a client core: the input's time, and the effects the core produced for it, in
-/// the order it produced them.
-struct ClientStep {
+/// Where a step's effects go: the adapter that performs each as it comes
+/// (`DeviceNode.Performing`), or a list a test reads (`CollectedEffects`).
+protocol EffectSink {
+    mutating func take(_ effect: consuming ClientEffect)
+}
+
+/// A sink that keeps the effects in order; repeated counts of one kind and type become one
+/// effect.
+struct CollectedEffects: EffectSink {
+    private(set) var effects: [ClientEffect] = []
+
+    mutating func take(_ effect: consuming ClientEffect) {
+        if case .count(let kind, let type, let amount) = effect, case .count(kind, type, let n)? = effects.last {
+            effects[effects.count - 1] = .count(kind, type, amount: n + amount)
+        } else {
+            effects.append(effect)
+        }
+    }
+}
+
+/// One step of a client core: the input's time, and the effects the core produces for it, in
+/// the order it produces them, handed to `sink` as they come. The adapter's sink performs
+/// each at once (`DeviceNode.step`), so nothing is kept or copied between core and adapter;
+/// a test's step collects them (`ClientStep(now:)`, then `effects`).
+struct ClientStep<Sink: EffectSink> {
     /// When the input arrived.
     let now: SimTime
     /// Whether log lines are kept: a core builds a line's text only then.
     let logging: Bool
-    private(set) var effects: [ClientEffect] = []
+    var sink: Sink
 
-    /// `buffer`: an empty array whose capacity the step may reuse.
-    init(now: SimTime, logging: Bool = true, buffer: [ClientEffect] = []) {
+    init(now: SimTime, logging: Bool, sink: Sink) {
         self.now = now
         self.logging = logging
-        effects = buffer
+        self.sink = sink
     }
 
-    /// The effects' array emptied, its capacity kept for the next step.
-    consuming func emptied() -> [ClientEffect] {
-        effects.removeAll(keepingCapacity: true)
-        return effects
-    }
+    mutating func request(_ r: ClientRequest) { sink.take(.request(r)) }
 
-    mutating func request(_ r: ClientRequest) { effects.append(.request(r)) }
-
-    mutating func cpu(_ work: SimDuration, then event: GrouperEvent? = nil) { effects.append(.cpu(work, then: event)) }
+    mutating func cpu(_ work: SimDuration, then event: GrouperEvent? = nil) { sink.take(.cpu(work, then: event)) }
 
     mutating func log(_ text: @autoclosure () -> String) {
-        if logging { effects.append(.log(text())) }
+        if logging { sink.take(.log(text())) }
     }
 
-    /// Adds `amount` to counter `kind`; repeated counts of one kind and type become one effect.
+    /// Adds `amount` to counter `kind`.
     mutating func count(_ kind: CounterKind, type: MessageType, amount: Int = 1) {
-        if case .count(kind, type, let n)? = effects.last {
-            effects[effects.count - 1] = .count(kind, type, amount: n + amount)
-        } else {
-            effects.append(.count(kind, type, amount: amount))
-        }
+        sink.take(.count(kind, type, amount: amount))
     }
 
-    mutating func timing(_ t: TransferTiming) { effects.append(.timing(t)) }
+    mutating func timing(_ t: TransferTiming) { sink.take(.timing(t)) }
 
-    mutating func handled(_ messages: [GrouperMessage]) { effects.append(.handled(messages)) }
+    mutating func handled(_ messages: [GrouperMessage]) { sink.take(.handled(messages)) }
 
-    mutating func internalFailure(_ text: String) { effects.append(.internalFailure(text)) }
+    mutating func internalFailure(_ text: String) { sink.take(.internalFailure(text)) }
+}
+
+extension ClientStep where Sink == CollectedEffects {
+    /// A step that collects its effects (`effects`).
+    init(now: SimTime, logging: Bool = true) {
+        self.init(now: now, logging: logging, sink: CollectedEffects())
+    }
+
+    /// The effects produced so far, in order.
+    var effects: [ClientEffect] { sink.effects }
 }
 
 extension DeviceNode {
-    /// Runs a core's `body` for an input arriving now and performs the effects it produced.
-    /// The steps of a device take turns with one array (`spareEffects`), so a step allocates
-    /// only when it produces more effects than any before it.
-    func step(_ ctx: some DeviceContext, _ body: (inout ClientStep) -> Void) {
-        var s = ClientStep(now: ctx.now, logging: ctx.logging, buffer: spareEffects)
-        spareEffects = []
+    /// The adapter's sink: performs each effect through `ctx` as the core produces it.
+    struct Performing<Context: DeviceContext>: EffectSink {
+        let node: DeviceNode
+        let ctx: Context
+
+        func take(_ effect: consuming ClientEffect) { node.perform(effect, ctx) }
+    }
+
+    /// Runs a core's `body` for an input arriving now, performing each effect as the core
+    /// produces it (in the order produced, as a collected step would list them).
+    func step<C: DeviceContext>(_ ctx: C, _ body: (inout ClientStep<Performing<C>>) -> Void) {
+        var s = ClientStep(now: ctx.now, logging: ctx.logging, sink: Performing(node: self, ctx: ctx))
         body(&s)
-        perform(s.effects, ctx)
-        spareEffects = s.emptied()
     }
 
     /// Performs `effects` in order through `ctx`.
@@ -97,7 +122,7 @@ extension DeviceNode {
         for e in effects { perform(e, ctx) }
     }
 
-    func perform(_ effect: ClientEffect, _ ctx: some DeviceContext) {
+    func perform(_ effect: consuming ClientEffect, _ ctx: some DeviceContext) {
         switch effect {
         case .request(let r): perform(r, ctx)
         case .cpu(let work, let then):
@@ -114,7 +139,7 @@ extension DeviceNode {
 
     /// Numbers the request, remembers what it is for, and sends it once the CPU has built it
     /// (the client's per-request cost delays the send); offline, it fails at once.
-    func perform(_ r: ClientRequest, _ ctx: some DeviceContext) {
+    func perform(_ r: consuming ClientRequest, _ ctx: some DeviceContext) {
         let id = ctx.takeRequestID()
         pending.insert(id, r.purpose)
         guard r.connected else {

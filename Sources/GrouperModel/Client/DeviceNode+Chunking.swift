@@ -6,7 +6,7 @@ extension DeviceNode {
     /// `sender.update` of an object sent in chunks: one normal update message per chunk (each its
     /// own sequence number), the object written locally and recorded as one write whose version
     /// and id are those of its last chunk.
-    func senderUpdateChunked(objectID: String, size: Int, _ c: ChunkingConfig, _ out: inout ClientStep) {
+    func senderUpdateChunked(objectID: String, size: Int, _ c: ChunkingConfig, _ out: inout ClientStep<some EffectSink>) {
         let seed = rng.next()
         let count = c.chunkCount(size: size)
         var real = "", last: GrouperMessage?
@@ -32,7 +32,7 @@ extension DeviceNode {
     /// What an applied normal message writes to the store: itself (not a chunk), nothing yet (a
     /// chunk of an object still missing chunks), or the whole object (its last missing chunk).
     /// Each chunk is encrypted as it arrives when the store is encrypted at rest.
-    func assemble(_ m: GrouperMessage, _ out: inout ClientStep) -> GrouperMessage? {
+    func assemble(_ m: GrouperMessage, _ out: inout ClientStep<some EffectSink>) -> GrouperMessage? {
         guard m.type == .update else { return m }
         guard config.chunking != nil, let r = ChunkRecord.parse(m.content) else {
             chargeAtRest(bytes: m.content.utf8.count, &out)

@@ -13,7 +13,7 @@ struct ResendTask: Sendable {
 extension DeviceNode {
     /// Runs Algorithm 1 on each message in order; returns the messages handled (not dropped)
     /// and the number of store writes.
-    func handleAll(_ messages: [GrouperMessage], _ out: inout ClientStep) -> ([GrouperMessage], Int) {
+    func handleAll(_ messages: [GrouperMessage], _ out: inout ClientStep<some EffectSink>) -> ([GrouperMessage], Int) {
         var handled = HandledMessages(given: messages), writes = 0
         let pipeline = stores.pipeline
         for m in messages {
@@ -34,7 +34,7 @@ extension DeviceNode {
     }
 
     /// One of Algorithm 1's actions for a message.
-    private func perform(_ a: DeliveryAction, handled: inout HandledMessages, writes: inout Int, _ out: inout ClientStep) {
+    private func perform(_ a: DeliveryAction, handled: inout HandledMessages, writes: inout Int, _ out: inout ClientStep<some EffectSink>) {
         switch a {
         case .apply(let msg):
             writes += 1
@@ -64,7 +64,7 @@ extension DeviceNode {
     /// running, or its copy for it queued, unsent or in flight: `reuploading`) is left out, so
     /// overlapping requests merge and each requester gets one copy at a time.
     func answerResend(requester: String, range: ClosedRange<Int>, holes: [ClosedRange<Int>]? = nil,
-                      _ out: inout ClientStep) {
+                      _ out: inout ClientStep<some EffectSink>) {
         guard range.lowerBound <= sent.count else { return }
         var items = (holes ?? [range]).flatMap { r in
             r.lowerBound <= sent.count ? sentItems((r.lowerBound - 1)..<min(r.upperBound, sent.count)) : []
@@ -92,7 +92,7 @@ extension DeviceNode {
         }
     }
 
-    func existenceDone(task id: Int, server: Int, _ outcome: RequestOutcome, _ out: inout ClientStep) {
+    func existenceDone(task id: Int, server: Int, _ outcome: RequestOutcome, _ out: inout ClientStep<some EffectSink>) {
         guard var t = resendTasks[id] else { return }
         if case .reply(.missing(let gone)) = outcome {
             let goneSet = Set(gone)
@@ -110,7 +110,7 @@ extension DeviceNode {
     /// whose stored shares I overwrote as unicast for someone else before; on a per-receiver
     /// server the multicast share is never overwritten. A message not re-uploaded to the
     /// requester is no longer being answered for it.
-    func reupload(_ t: ResendTask, _ out: inout ClientStep) {
+    func reupload(_ t: ResendTask, _ out: inout ClientStep<some EffectSink>) {
         var chosen: [OutboxItem] = []
         let overwrites = config.variant.shareKeying == .perMessage, needed = reuploadThreshold
         for (i, item) in t.items.enumerated() {

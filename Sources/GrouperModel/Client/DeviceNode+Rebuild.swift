@@ -12,7 +12,7 @@ extension DeviceNode {
     /// corrupt (the join failed or the secret did not decode; `work` gains the join's work),
     /// or kept for a later round (`check`/`correct`). `bytes` gains the secret's length.
     func rebuildMessage(_ n: Int32, at i: Int, work: inout SharingWork,
-                        bytes: inout Int, _ out: inout ClientStep) -> RebuildMemo.Outcome? {
+                        bytes: inout Int, _ out: inout ClientStep<some EffectSink>) -> RebuildMemo.Outcome? {
         if config.rebuild == .firstK { return rebuildFirstK(n, partial.remove(at: i), work: &work, bytes: &bytes, &out) }
         let p = partial.values[i], before = work
         guard let secret = rebuildShares(n, p, work: &work, &out) else { return nil }
@@ -28,7 +28,7 @@ extension DeviceNode {
     /// `first-k`: joins whatever shares `p` has (taken out of `partial`) and decodes the secret,
     /// unless the run's `ReceivePipeline` recorded a rebuild of the very same share buffers.
     private func rebuildFirstK(_ n: Int32, _ p: PartialMessage, work: inout SharingWork, bytes: inout Int,
-                               _ out: inout ClientStep) -> RebuildMemo.Outcome? {
+                               _ out: inout ClientStep<some EffectSink>) -> RebuildMemo.Outcome? {
         let pipeline = stores.pipeline
         if let o = pipeline.recordedRebuild(n, k: config.k, p) {
             bytes += o.secretCount
@@ -50,7 +50,7 @@ extension DeviceNode {
     /// `check`/`correct`: the secret of message number `n` from its collected shares `p`, or
     /// nil: dropped as corrupt (malformed shares), or kept for a later round. Removes `n` from
     /// `partial` unless it is kept. `work` gains the rebuild's work.
-    func rebuildShares(_ n: Int32, _ p: PartialMessage, work: inout SharingWork, _ out: inout ClientStep) -> [UInt8]? {
+    func rebuildShares(_ n: Int32, _ p: PartialMessage, work: inout SharingWork, _ out: inout ClientStep<some EffectSink>) -> [UInt8]? {
         let shares = p.shares, mid = p.messageID
         if undecodable[n] == p.shareIDs { return nil }   // no new or replaced share since the last try
         guard let r = try? directory.scheme.rebuild(shares, k: config.k, policy: config.rebuild) else {
@@ -101,7 +101,7 @@ extension DeviceNode {
     }
 
     /// A rebuilt message that parsed but is not what any device sent: accepted corrupted content.
-    func checkGenuine(_ m: GrouperMessage, _ out: inout ClientStep) {
+    func checkGenuine(_ m: GrouperMessage, _ out: inout ClientStep<some EffectSink>) {
         // Re-encoded, so bytes that differ only in JSON layout are the same message.
         guard record.verifyDeliveries, !record.sentDigests.contains(StableHash.fnv1a64(bytes: m.encoded())) else { return }
         out.count(.corruptedDeliveries, type: m.type)

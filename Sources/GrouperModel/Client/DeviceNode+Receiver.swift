@@ -43,7 +43,7 @@ struct TypeTally {
     }
 
     /// Adds each type's tally to counter `kind`.
-    func report(_ kind: CounterKind, _ out: inout ClientStep) {
+    func report(_ kind: CounterKind, _ out: inout ClientStep<some EffectSink>) {
         if update > 0 { out.count(kind, type: .update, amount: update) }
         if delete > 0 { out.count(kind, type: .delete, amount: delete) }
         if confirm > 0 { out.count(kind, type: .confirm, amount: confirm) }
@@ -68,7 +68,7 @@ extension DeviceNode {
     /// Starts a receive round. `continuing`: the round goes on with a list cut at
     /// `chunkBatchLimit` and passes over what servers did not serve; any other round first
     /// forgets the passed-over ids, so they are asked for again.
-    func requestReceive(_ out: inout ClientStep, continuing: Bool = false) {
+    func requestReceive(_ out: inout ClientStep<some EffectSink>, continuing: Bool = false) {
         guard online, isMember else { return }
         guard round == nil else { roundAgain = true; freshRoundPending = true; return }
         if !continuing && !passedOver.isEmpty {
@@ -83,7 +83,7 @@ extension DeviceNode {
         for j in 0..<config.servers { send(.transferList, to: j, purpose: .list(roundID: id, server: j), &out) }
     }
 
-    func listDone(round r: Int, server j: Int, _ outcome: RequestOutcome, _ out: inout ClientStep) {
+    func listDone(round r: Int, server j: Int, _ outcome: RequestOutcome, _ out: inout ClientStep<some EffectSink>) {
         guard round?.id == r else { return }
         if case .reply(.shareIDs(let ids)) = outcome {
             var unseen = seenShareIDs[j].unseen(in: ids, compact: stores.pipeline.listsByGeneration)
@@ -105,7 +105,7 @@ extension DeviceNode {
     /// round something else starts asks for it again (`passedOver`). A list cut at
     /// `chunkBatchLimit` runs one more round only after an answer, never after a failed get:
     /// no round repeats without progress.
-    func getDone(round r: Int, server j: Int, _ outcome: RequestOutcome, _ out: inout ClientStep) {
+    func getDone(round r: Int, server j: Int, _ outcome: RequestOutcome, _ out: inout ClientStep<some EffectSink>) {
         guard round?.id == r else { return }
         if case .reply(.shares(let ss)) = outcome {
             if j < asked.count && !asked[j].ids.isEmpty {
@@ -136,14 +136,14 @@ extension DeviceNode {
         partial[at: i].add(s, server: j)
     }
 
-    func serverDone(_ out: inout ClientStep) {
+    func serverDone(_ out: inout ClientStep<some EffectSink>) {
         guard round != nil else { return }
         round!.waiting -= 1   // in place: copying the round out and back retained its arrays
         if round!.waiting == 0 { processRound(&out) }
     }
 
     /// Rebuilds every message with ≥ k shares (message ids in sorted order), then handles them.
-    func processRound(_ out: inout ClientStep) {
+    func processRound(_ out: inout ClientStep<some EffectSink>) {
         guard var r = round else { return }
         r.networkTime = out.now - r.start
         let (messages, work, decodedBytes) = rebuildReady(&out)
@@ -157,7 +157,7 @@ extension DeviceNode {
         out.cpu(r.sharingTime + r.syncTime, then: .roundProcessed(roundID: r.id))
     }
 
-    func rebuildReady(_ out: inout ClientStep) -> ([GrouperMessage], SharingWork, Int) {
+    func rebuildReady(_ out: inout ClientStep<some EffectSink>) -> ([GrouperMessage], SharingWork, Int) {
         let asBuiltJoin = config.variant == .asBuilt && config.asBuilt.joinAllCollectedShares
         var messages: [GrouperMessage] = [], work = SharingWork(), bytes = 0, tally = TypeTally()
         let candidates = readyCandidates(asBuiltJoin)
@@ -210,7 +210,7 @@ extension DeviceNode {
     }
 
     /// A join that failed or did not decode (only possible with as-built's mixed polynomials).
-    func corrupt(_ messageID: String, _ out: inout ClientStep) {
+    func corrupt(_ messageID: String, _ out: inout ClientStep<some EffectSink>) {
         out.count(.corruptRebuilds, type: .update)
         out.log("corrupt rebuild of message \(messageID)")
     }
@@ -261,7 +261,7 @@ extension DeviceNode {
         return (a.sendTime, a.messageID) < (b.sendTime, b.messageID)
     }
 
-    func roundProcessed(_ id: Int, _ out: inout ClientStep) {
+    func roundProcessed(_ id: Int, _ out: inout ClientStep<some EffectSink>) {
         guard let r = round, r.id == id else { return }
         round = nil
         out.timing(TransferTiming(direction: .download, device: index, messages: r.rebuilt,

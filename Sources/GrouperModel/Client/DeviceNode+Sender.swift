@@ -36,7 +36,7 @@ extension DeviceNode {
     }
 
     /// `sender.update(object)`: writes locally, then multicasts an update message.
-    func senderUpdate(objectID: String, size: Int, _ out: inout ClientStep) {
+    func senderUpdate(objectID: String, size: Int, _ out: inout ClientStep<some EffectSink>) {
         sequence += 1
         let content = store.marshall(objectID: objectID, size: size, updater: node, time: seconds(out.now))
         let m = makeMessage(.update, content: content, sequence: sequence, objectID: objectID,
@@ -47,7 +47,7 @@ extension DeviceNode {
     }
 
     /// `sender.delete(object)`: deletes locally, then multicasts a delete message.
-    func senderDelete(objectID: String, _ out: inout ClientStep) {
+    func senderDelete(objectID: String, _ out: inout ClientStep<some EffectSink>) {
         sequence += 1
         let m = makeMessage(.delete, content: objectID, sequence: sequence, objectID: objectID,
                             receiver: GrouperMessage.multicast, at: out.now)
@@ -55,21 +55,21 @@ extension DeviceNode {
         sendNormal(m, &out)
     }
 
-    func sendNormal(_ m: GrouperMessage, _ out: inout ClientStep) {
+    func sendNormal(_ m: GrouperMessage, _ out: inout ClientStep<some EffectSink>) {
         recordWrite(m, &out)
         enqueueNormal(m, &out)
         kickOutbox(&out)
     }
 
     /// The reference record of a write (`m` is what every member must end with).
-    func recordWrite(_ m: GrouperMessage, _ out: inout ClientStep) {
+    func recordWrite(_ m: GrouperMessage, _ out: inout ClientStep<some EffectSink>) {
         record.recordWrite(ObjectWrite(device: index, messageID: m.messageID, objectID: m.objectID,
                                       version: ObjectVersion(of: m), content: m.type == .update ? m.content : nil,
                                       time: out.now))
     }
 
     /// Holds, remembers and queues one of my normal messages for upload.
-    func enqueueNormal(_ m: GrouperMessage, _ out: inout ClientStep) {
+    func enqueueNormal(_ m: GrouperMessage, _ out: inout ClientStep<some EffectSink>) {
         let handle = hold(m)
         let item = OutboxItem(message: m, splitSeed: rng.next(), shareReceiver: nil, isReupload: false)
         sent.append(SentRecord(handle: handle, splitSeed: item.splitSeed))
@@ -78,7 +78,7 @@ extension DeviceNode {
     }
 
     /// `sender.confirm()`: multicasts my highest normal sequence (nothing to confirm at 0).
-    func senderConfirm(_ out: inout ClientStep) {
+    func senderConfirm(_ out: inout ClientStep<some EffectSink>) {
         guard config.variant.sendsConfirms, sequence > 0 else { return }
         lastConfirmAt = out.now
         let m = makeMessage(.confirm, content: String(sequence), sequence: 0, objectID: "",
@@ -94,7 +94,7 @@ extension DeviceNode {
 
     /// Asks `sender` (a node id) to resend `range` (only its `holes` when given).
     func sendResendRequest(to sender: String, range: ClosedRange<Int>, holes: [ClosedRange<Int>]? = nil,
-                           _ out: inout ClientStep) {
+                           _ out: inout ClientStep<some EffectSink>) {
         let m = makeMessage(.resend, content: DeliveryState.formatRanges(range, holes: holes), sequence: 0, objectID: "",
                             receiver: sender, at: out.now)
         out.count(.resendRequests, type: .resend)
@@ -104,7 +104,7 @@ extension DeviceNode {
     }
 
     /// Moves the unsent queue back to the outbox (a fresh polynomial in as-built).
-    func retryUnsent(_ out: inout ClientStep) {
+    func retryUnsent(_ out: inout ClientStep<some EffectSink>) {
         guard !unsent.isEmpty else { return }
         let fresh = config.variant == .asBuilt && config.asBuilt.freshPolynomialOnRetry
         for var item in unsent {

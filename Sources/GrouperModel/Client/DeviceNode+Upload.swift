@@ -4,7 +4,7 @@ extension DeviceNode {
     /// Starts the next upload job if none is deciding: the head run of the outbox with one
     /// share receiver, at most `batchLimit` messages. Encoding and splitting happen now; the
     /// puts leave when the CPU is done (`uploadReady`, which sets the job's `ready`).
-    func kickOutbox(_ out: inout ClientStep) {
+    func kickOutbox(_ out: inout ClientStep<some EffectSink>) {
         guard job == nil, online, isMember, !wedged, let first = outbox.first else { return }
         var count = 0
         while count < outbox.count && count < config.batchLimit
@@ -45,7 +45,7 @@ extension DeviceNode {
         out.cpu(syncTime + sharingTime, then: .uploadReady(jobID: id))
     }
 
-    func uploadReady(_ id: Int, _ out: inout ClientStep) {
+    func uploadReady(_ id: Int, _ out: inout ClientStep<some EffectSink>) {
         guard var j = job, j.id == id else { return }
         let perServer = j.perServer
         j.perServer = []
@@ -58,7 +58,7 @@ extension DeviceNode {
         }
     }
 
-    func putDone(job id: Int, server: Int, count: Int, _ outcome: RequestOutcome, _ out: inout ClientStep) {
+    func putDone(job id: Int, server: Int, count: Int, _ outcome: RequestOutcome, _ out: inout ClientStep<some EffectSink>) {
         guard var j = job, j.id == id else {
             lateAnswer(job: id, stored: outcome == .reply(.stored(count)), &out)
             return
@@ -78,7 +78,7 @@ extension DeviceNode {
     }
 
     /// Thesis: decide as soon as ok ≥ s or ok ≥ s became impossible. As-built: wait for all.
-    func evaluate(_ out: inout ClientStep) {
+    func evaluate(_ out: inout ClientStep<some EffectSink>) {
         guard let j = job else { return }
         let n = config.servers, s = config.s
         if config.variant == .asBuilt && config.asBuilt.verdictWaitsForAllServers {
@@ -106,7 +106,7 @@ extension DeviceNode {
     /// A put answer that arrives after its job's verdict still counts stored shares. After a
     /// failed verdict the log says what the late answer did: shares stored late can still be
     /// rebuilt by receivers although the sender keeps the messages unsent.
-    func lateAnswer(job id: Int, stored: Bool, _ out: inout ClientStep) {
+    func lateAnswer(job id: Int, stored: Bool, _ out: inout ClientStep<some EffectSink>) {
         guard var late = lateJobs[id] else { return }
         if stored {
             for t in late.types { out.count(.sharesStored, type: t) }
@@ -124,7 +124,7 @@ extension DeviceNode {
         lateJobs[id] = late.remaining > 0 ? late : nil
     }
 
-    func decide(_ success: Bool, _ out: inout ClientStep) {
+    func decide(_ success: Bool, _ out: inout ClientStep<some EffectSink>) {
         guard let j = job else { return }
         job = nil
         if j.answered < config.servers {
@@ -175,7 +175,7 @@ extension DeviceNode {
 extension DeviceNode {
     /// Counts `failedButRebuildable` for message number `n` the first time one of its failed
     /// upload attempts reached ≥ k servers: a message, not an attempt.
-    func countRebuildable(_ n: Int32, _ type: MessageType, _ out: inout ClientStep) {
+    func countRebuildable(_ n: Int32, _ type: MessageType, _ out: inout ClientStep<some EffectSink>) {
         guard !rebuildableCounted.contains(n) else { return }
         rebuildableCounted.insert(n)
         out.count(.failedButRebuildable, type: type)
@@ -198,7 +198,7 @@ extension DeviceNode {
     /// A job some server could not take in time is retried in halves (down to one message)
     /// rather than repeated whole forever; successes double the cap back to `batchLimit`.
     /// As-built repeats the same batch.
-    func adaptBatch(after j: UploadJob, success: Bool, _ out: inout ClientStep) {
+    func adaptBatch(after j: UploadJob, success: Bool, _ out: inout ClientStep<some EffectSink>) {
         guard config.variant != .asBuilt else { return }
         if success {  // a job at the cap got through: allow larger ones again
             if j.items.count >= batchCap { batchCap = min(config.batchLimit, batchCap * 2) }

@@ -124,8 +124,6 @@ final class DeviceNode {
 
     // Plumbing.
     var pending = PendingRequests()
-    /// The effects array of the last step, empty, kept for the next (`step`).
-    var spareEffects: [ClientEffect] = []
 
     init(index: Int, directory: GroupDirectory, stores: SharedStores, record: RunRecord, rng: Xoshiro256StarStar) {
         self.index = index
@@ -236,7 +234,7 @@ final class DeviceNode {
     }
 
     /// Asks for a request to server `server` (an effect of `out`).
-    func send(_ call: ServerCall, to server: Int, purpose: RequestPurpose, _ out: inout ClientStep) {
+    func send(_ call: ServerCall, to server: Int, purpose: RequestPurpose, _ out: inout ClientStep<some EffectSink>) {
         out.request(request(call, to: server, purpose: purpose))
     }
 
@@ -248,7 +246,7 @@ final class DeviceNode {
     // MARK: The cores' inputs
 
     /// The outcome of a request the sender or the receiver asked for (`ClientEffect.request`).
-    func reply(to purpose: RequestPurpose, _ outcome: RequestOutcome, _ out: inout ClientStep) {
+    func reply(to purpose: RequestPurpose, _ outcome: RequestOutcome, _ out: inout ClientStep<some EffectSink>) {
         switch purpose {
         case .put(let job, let server, let count): putDone(job: job, server: server, count: count, outcome, &out)
         case .list(let r, let server): listDone(round: r, server: server, outcome, &out)
@@ -260,7 +258,7 @@ final class DeviceNode {
 
     /// The continuation of CPU work (`ClientEffect.cpu`): an upload job's puts may leave, or a
     /// receive round's rebuild and handling are done.
-    func cpuDone(_ event: GrouperEvent, _ out: inout ClientStep) {
+    func cpuDone(_ event: GrouperEvent, _ out: inout ClientStep<some EffectSink>) {
         switch event {
         case .uploadReady(let id): uploadReady(id, &out)
         case .roundProcessed(let id): roundProcessed(id, &out)

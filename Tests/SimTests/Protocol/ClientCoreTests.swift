@@ -27,7 +27,7 @@ import SimKernel
     }
 
     /// One step of `device` at `now`: the core's effects.
-    static func step(at now: SimTime, _ body: (inout ClientStep) -> Void) -> [ClientEffect] {
+    static func step(at now: SimTime, _ body: (inout ClientStep<CollectedEffects>) -> Void) -> [ClientEffect] {
         var s = ClientStep(now: now)
         body(&s)
         return s.effects
@@ -99,7 +99,7 @@ import SimKernel
     /// notifies the member, the member lists, gets, rebuilds and handles it.
     @Test func anUpdateTravelsFromOwnerToMemberThroughEffectsTheTestPerforms() throws {
         let (h, record) = try Self.group()
-        var inputs: [(device: Int, body: (inout ClientStep) -> Void)] = [
+        var inputs: [(device: Int, body: (inout ClientStep<CollectedEffects>) -> Void)] = [
             (0, { h.devices[0].senderUpdate(objectID: "note", size: 120, &$0) }),
         ]
         var now = SimTime.zero + .seconds(10)
