@@ -75,6 +75,12 @@ public struct DeliveryState: Sendable {
     /// Highest contiguous normal sequence received from `sender` (0 if none).
     public func highestContiguous(from sender: String) -> Int { numberOfSender[sender].map { contiguousBy[$0] } ?? 0 }
 
+    /// Whether the normal message (`sender`, `sequence`) was received (in the contiguous prefix or above it).
+    public func hasReceived(from sender: String, sequence: Int) -> Bool {
+        guard let n = numberOfSender[sender] else { return false }
+        return sequence <= contiguousBy[n] || aboveBy[n]?.contains(sequence) == true
+    }
+
     /// The local number of `sender` (found through `slot` when given), assigned on first sight.
     private mutating func number(_ sender: String, slot: Int? = nil) -> Int {
         if let slot, slot < numberOfSlot.count, numberOfSlot[slot] > 0 { return numberOfSlot[slot] - 1 }

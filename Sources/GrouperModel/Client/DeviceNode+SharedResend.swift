@@ -50,6 +50,7 @@ extension DeviceNode {
     /// `reuploads` oracle reads the count on fault-free runs). Observation only.
     func noteReuploadsStored(_ items: [OutboxItem], servers: Int, now: SimTime) {
         for item in items where item.isReupload {
+            record.noteReuploadPart(item.message, device: index, requester: item.shareReceiver, at: now)
             guard let r = item.shareReceiver else { continue }
             let key = ReuploadKey(messageID: item.message.messageID, requester: r)
             if let prev = record.reuploadsStored[key], now - prev.at < config.ttl, prev.servers >= reuploadThreshold {

@@ -68,6 +68,10 @@ final class RunRecord {
     var repeatedReuploads = 0
     /// The first few of those, described.
     var repeatedReuploadExamples: [String] = []
+    /// Every stored re-upload by part (`noteReuploadPart`).
+    var reuploadParts: ReuploadParts
+    /// Device index of a requester node and whether it holds a normal message (`World.requesterHolds`).
+    var requesterHolds: ((String, GrouperMessage) -> (index: Int, holds: Bool)?)?
     /// Digests of every message uploaded, kept only when some server may alter shares
     /// (`verifyDeliveries`): the reference for corrupted deliveries.
     var sentDigests: Set<UInt64> = []
@@ -85,6 +89,7 @@ final class RunRecord {
     init(config: SystemConfig, registry: MessageRegistry) {
         self.registry = registry
         rebuild = config.rebuild
+        reuploadParts = ReuploadParts(ttl: config.ttl)
         coalitions = CoalitionTracker(coalitions: config.coalitions, servers: config.servers, k: config.k)
         if config.trackExposure {
             singles = CoalitionTracker(coalitions: (0..<config.servers).map { Coalition(name: "server-\($0)", servers: [$0]) },

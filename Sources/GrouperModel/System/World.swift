@@ -43,6 +43,7 @@ final class World {
         network = NetworkModel(profile: config.network, devices: config.devices, faults: config.networkFaults, streams: streams)
         cpu = CPUModel(devices: config.devices)
         counters = ProtocolCounters(ttl: config.ttl)
+        record.requesterHolds = { [unowned self] node, m in self.requesterHolds(node, m) }
     }
 
     // What the checkers and the observers read, by the names they use.

@@ -12,6 +12,9 @@ public enum MetricName: String, CaseIterable, Sendable, CustomStringConvertible 
     case resendsUploaded = "resends_uploaded"
     case resendRequests = "resend_requests"
     case reuploads
+    case reuploadsFirst = "reuploads_first"
+    case reuploadsRepeated = "reuploads_repeated"
+    case reuploadsHeld = "reuploads_held"
     case sharePuts = "share_puts"
     case messagesRebuilt = "messages_rebuilt"
     case unsentRetries = "unsent_retries"
@@ -74,6 +77,9 @@ public enum SeriesName: String, CaseIterable, Sendable, CustomStringConvertible 
     case windowRebuilt = "ttl_window_rebuilt"
     case windowRebuiltResend = "ttl_window_rebuilt_resend"
     case windowReuploads = "ttl_window_reuploads"
+    case windowReuploadsFirst = "ttl_window_reuploads_first"
+    case windowReuploadsRepeated = "ttl_window_reuploads_repeated"
+    case windowReuploadsHeld = "ttl_window_reuploads_held"
 
     public var description: String { rawValue }
 

@@ -38,6 +38,9 @@ public enum SeriesCatalog {
         .init(.windowRebuilt, unit: .messages, summary: "messages of every type rebuilt by receivers in the last whole TTL window"),
         .init(.windowRebuiltResend, unit: .messages, summary: "resend requests rebuilt by receivers in the last whole TTL window"),
         .init(.windowReuploads, unit: .messages, summary: "messages re-uploaded for resend requests in the last whole TTL window"),
+        .init(.windowReuploadsFirst, unit: .messages, summary: "of those, first copies of a message the requester missed (multicast re-uploads included)"),
+        .init(.windowReuploadsRepeated, unit: .messages, summary: "of those, copies of a missed message stored again for the same requester"),
+        .init(.windowReuploadsHeld, unit: .messages, summary: "of those, copies of a message the requester already held"),
     ]
 
     public static func metric(_ id: SeriesName) -> CatalogEntry<SeriesName> { all.first { $0.id == id }! }

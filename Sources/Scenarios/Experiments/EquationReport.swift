@@ -56,7 +56,35 @@ public enum EquationReport {
         }
         s += "\nDownloads include the device's own uploads (thesis 6.3). Uploads count every message stored on the servers"
         s += p.model.controlMessagesCounted ? " (normal, confirm, resend request, re-upload).\n" : " except resend requests (normal, confirm, re-upload).\n"
-        return s + mixLine(r.mix)
+        return s + mixLine(r.mix) + "\n" + partsTable(r, p)
+    }
+
+    /// What NU_i (6.6) and UR_i (6.5) are made of, per device per TTL: the thesis's reading
+    /// (every re-upload a first copy of a lost message), the refined forms' parts and the
+    /// simulated parts (`ReuploadPart`).
+    public static func partsTable(_ r: EquationResult, _ p: EquationParameters) -> String {
+        let forms = ThesisEquations.closedForms(p), m = r.mix, f = r.refinedMix
+        let ur = forms[4].3
+        // A half-width below 1e-9 of the mean is rounding in the regression: 0.
+        func pm(_ e: SteadyStateEstimate) -> String {
+            "\(sig(e.mean)) | \(sig(e.ci95HalfWidth <= 1e-9 * max(1, abs(e.mean)) ? 0 : e.ci95HalfWidth))"
+        }
+        func ref(_ v: Double?) -> String { v.map(sig) ?? "—" }
+        let ui = Double(p.updatesPerDevice), c = Double(p.confirms)
+        let rows: [(String, String, Double?, String)] = [
+            ("normal first uploads", sig(ui), f?.normal, pm(m.normal)),
+            ("confirms", sig(c), f?.confirms, pm(m.confirms)),
+            ("resend requests", "0", f?.resendRequests, pm(m.resendRequests)),
+            ("UR_i: first copies of lost messages", sig(ur), f?.firstCopies, pm(m.firstCopies)),
+            ("UR_i: copies stored again for the same requester", "0", f?.repeatedCopies, pm(m.repeatedCopies)),
+            ("UR_i: copies of messages the requester held", "0", f?.heldCopies, pm(m.heldCopies)),
+            ("UR_i re-uploads (6.5)", sig(ur), f?.reUploads, pm(m.reUploads)),
+        ]
+        var s = "Parts per device per TTL: NU_i = normal first uploads + confirms + resend requests + UR_i, "
+            + "UR_i = first copies + repeated copies + held-message copies (the thesis counts every re-upload as a first copy).\n\n"
+        s += "| part | thesis | refined form | simulated mean | 95% CI ± |\n|---|---|---|---|---|\n"
+        for (name, thesis, refined, sim) in rows { s += "| \(name) | \(thesis) | \(ref(refined)) | \(sim) |\n" }
+        return s
     }
 
     public static func csv(_ r: EquationResult, _ p: EquationParameters) -> String {

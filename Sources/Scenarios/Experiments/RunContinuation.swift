@@ -93,6 +93,9 @@ public enum RunContinuation {
         if mine.precisionMetrics != theirs.precisionMetrics, mine.precision != nil, theirs.precision != nil {
             differs.append("precision metrics (\((theirs.precisionMetrics ?? []).map(\.rawValue).joined(separator: ",")) there)")
         }
+        if mine.precisionStop != theirs.precisionStop, mine.precision != nil, theirs.precision != nil {
+            differs.append("precision stop (\(theirs.precisionStop?.rawValue ?? "together") there)")
+        }
         if mine.shard != theirs.shard { differs.append("shard (\(theirs.shard.map { "\($0.index)/\($0.count) with its overrides" } ?? "none") there)") }
         return differs
     }

@@ -58,7 +58,8 @@ extension ThesisEquations {
                                  controls: Array(controls[warmUp...]))
     }
 
-    /// Window values: [6.1 … 6.8, normal, confirms, resend requests, re-uploads], from the
+    /// Window values: [6.1 … 6.8, normal, confirms, resend requests, re-uploads, and the
+    /// re-uploads' parts: first copies, repeated copies, held-message copies], from the
     /// window totals over all devices (`windowSeries`). Every total is a whole number, so the
     /// per-device means are the same doubles as means over per-device counts.
     static func counts(_ p: EquationParameters, _ rows: ArraySlice<[Double]>) -> [[Double]] {
@@ -69,7 +70,7 @@ extension ThesisEquations {
             let downloads = uploads + rebuiltAll - (countResend ? 0 : rebuiltResends)
             let reUp = reUploads / d
             return [uploads / d, uploads, downloads / d, downloads, reUp, uploads / d, uploads, downloads / d,
-                    normal / d - reUp, confirms / d, resends / d, reUp]
+                    normal / d - reUp, confirms / d, resends / d, reUp, r[6] / d, r[7] / d, r[8] / d]
         }
     }
 }

@@ -15,7 +15,8 @@ extension ThesisEquations {
 
     /// What the replication samples every TTL, in the order `counts` reads them.
     static let windowSeries: [SeriesName] = [.windowUploadsNormal, .windowUploadsConfirm, .windowUploadsResend,
-                                             .windowRebuilt, .windowRebuiltResend, .windowReuploads]
+                                             .windowRebuilt, .windowRebuiltResend, .windowReuploads,
+                                             .windowReuploadsFirst, .windowReuploadsRepeated, .windowReuploadsHeld]
 
     /// Replication `i`'s seed: its run's seed and its schedule's.
     static func replicationSeed(_ p: EquationParameters, _ i: Int) -> UInt64 {

@@ -7,11 +7,11 @@ extension ThesisEquations {
     /// Batch means over every replication, then the steady-state estimate of each value.
     static func summarise(_ p: EquationParameters, _ reps: [ReplicationCounts], warmUp: Int, batch: Int,
                           measured: Int) -> EquationResult {
-        var ys = Array(repeating: [Double](), count: 12), cs: [[Double]] = []
+        var ys = Array(repeating: [Double](), count: 15), cs: [[Double]] = []
         for r in reps {
             for b in stride(from: 0, to: measured, by: batch) {
                 let ws = r.windows[b..<(b + batch)], ctl = r.controls[b..<(b + batch)]
-                for v in 0..<12 { ys[v].append(ws.reduce(0) { $0 + $1[v] } / Double(batch)) }
+                for v in 0..<15 { ys[v].append(ws.reduce(0) { $0 + $1[v] } / Double(batch)) }
                 cs.append([0, 1, 2].map { j in ctl.reduce(0) { $0 + $1[j] } / Double(batch) }
                           + [ws.reduce(0) { $0 + $1[8] } / Double(batch)])
             }
@@ -27,7 +27,9 @@ extension ThesisEquations {
         }
         if p.offline > 0 { rows = Array(rows[4...] + rows[..<4]) }
         return EquationResult(rows: rows, mix: UploadMix(normal: est[8], confirms: est[9], resendRequests: est[10],
-                                                         reUploads: est[11]),
+                                                         reUploads: est[11], firstCopies: est[12], repeatedCopies: est[13],
+                                                         heldCopies: est[14]),
+                              refinedMix: RefinedForms.mix(p),
                               replications: reps.count, windows: reps.count * measured, warmUpWindows: warmUp,
                               batchWindows: batch)
     }

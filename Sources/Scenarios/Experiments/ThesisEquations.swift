@@ -55,12 +55,30 @@ public struct UploadMix: Equatable, Sendable {
     public var confirms: SteadyStateEstimate
     public var resendRequests: SteadyStateEstimate
     public var reUploads: SteadyStateEstimate
+    /// The re-uploads' parts (`ReuploadPart`): first copies of messages the requester missed,
+    /// copies stored again for the same requester, copies of messages it already held.
+    public var firstCopies: SteadyStateEstimate
+    public var repeatedCopies: SteadyStateEstimate
+    public var heldCopies: SteadyStateEstimate
+}
+
+/// The refined forms' parts of NU_i and UR_i, per device per TTL (`RefinedForms.mix`).
+public struct RefinedMix: Equatable, Sendable {
+    public var normal: Double
+    public var confirms: Double
+    public var resendRequests: Double
+    public var firstCopies: Double
+    public var repeatedCopies: Double
+    public var heldCopies: Double
+    public var reUploads: Double { firstCopies + repeatedCopies + heldCopies }
 }
 
 /// Everything one `equations` evaluation produced.
 public struct EquationResult: Equatable, Sendable {
     public var rows: [EquationRow]
     public var mix: UploadMix
+    /// The refined forms' parts (nil where there is no refined form).
+    public var refinedMix: RefinedMix?
     public var replications: Int
     /// Measured TTL windows over all replications (warm-up excluded).
     public var windows: Int

@@ -17,6 +17,9 @@ public struct ExploreCase: Sendable {
         case tooBig(Double)
         /// Run; `findings` empty when every oracle held.
         case ran
+        /// Given up because the search reached its end (`shouldStop`) while the case ran:
+        /// neither counted nor judged.
+        case stopped
     }
     public var index: Int
     public var text: String
@@ -60,6 +63,9 @@ public struct Explorer: Sendable {
     /// The model with a fault planted (explore's canary tests); nil in every real search.
     public var plantedBug: PlantedBug? { didSet { executor = GrouperExecutor(plantedBug: plantedBug, audits: true) } }
     public private(set) var executor = GrouperExecutor(audits: true)
+    /// Asked while a case runs whether the search is over (`explore --seconds`); a case that
+    /// was running then comes back `.stopped`, so no verdict depends on the clock.
+    public var shouldStop: (@Sendable () -> Bool)?
 
     public init(profile: ExploreProfile, seed: UInt64) {
         generator = ExploreGenerator(profile: profile, seed: seed)
@@ -70,6 +76,7 @@ public struct Explorer: Sendable {
 
     /// Case `index`: drawn, read, run and judged. Never throws: every failure is a status or a finding.
     public func explore(case index: Int) -> ExploreCase {
+        if shouldStop?() == true { return ExploreCase(index: index, text: "", status: .stopped) }
         var last: ExploreCase?
         for attempt in 0..<Self.attempts {
             let doc = generator.document(case: index, attempt: attempt)
@@ -81,7 +88,10 @@ public struct Explorer: Sendable {
             }
             let estimate = loaded.estimatedEvents
             if estimate > maxEvents { last = ExploreCase(index: index, text: text, status: .tooBig(estimate)); continue }
-            return run(index: index, text: text, loaded: loaded, estimate: estimate)
+            let c = run(index: index, text: text, loaded: loaded, estimate: estimate)
+            // Any run of the case may have been given up (a re-run's failure would read as a finding).
+            if shouldStop?() == true { return ExploreCase(index: index, text: text, status: .stopped) }
+            return c
         }
         return last!
     }
@@ -101,6 +111,7 @@ public struct Explorer: Sendable {
         var resolved = ResolvedRun(index: 0, point: 0, replication: 0, seed: seed, spec: spec, assignments: [])
         let budget = UInt64(max(Self.minimumBudget, budgetFactor * estimate))
         resolved.eventBudget = budget
+        resolved.shouldStop = shouldStop
         var c = ExploreCase(index: index, text: text, status: .ran)
         c.budget = budget
         c.judged = [.runs, .safety, .metrics] + (traits.mustConverge ? [.liveness] : [])
@@ -110,6 +121,8 @@ public struct Explorer: Sendable {
                 + "\(e) (\(Int(budgetFactor))× the estimate): a loop, or an estimate that is far off", checker: nil)]
             c.events = Double(budget)
             return c
+        } catch is RunStopped {
+            return ExploreCase(index: index, text: text, status: .stopped)
         } catch {
             c.findings = [ExploreFinding(oracle: .runs, message: "internal error (exit 3): \(error)", checker: nil)]
             return c
@@ -224,24 +237,49 @@ struct EquationsProbe {
 /// The table `explore` prints at the end: per oracle, cases judged and cases failed.
 public struct ExploreTally: Sendable, Equatable {
     public var cases = 0, ran = 0, rejected = 0, tooBig = 0
+    /// Cases given up at the search's end (`ExploreCase.Status.stopped`): not in `cases`.
+    public var stopped = 0
     public var events = 0.0
+    /// The cases that took the most events, most first (at most `largestKept`): where a
+    /// search's time goes.
+    public var largest: [(index: Int, events: Double)] = []
+    static let largestKept = 5
     public var judged: [ExploreOracle: Int] = [:]
     public var failed: [ExploreOracle: Int] = [:]
     public init() {}
 
     public mutating func add(_ c: ExploreCase) {
+        if c.status == .stopped { stopped += 1; return }
         cases += 1
         switch c.status {
         case .rejected: rejected += 1
         case .tooBig: tooBig += 1
         case .ran: ran += 1
+        case .stopped: break
         }
         events += c.events
+        if c.events > 0 {
+            largest.append((c.index, c.events))
+            largest.sort { $0.events != $1.events ? $0.events > $1.events : $0.index < $1.index }
+            if largest.count > Self.largestKept { largest.removeLast() }
+        }
         for o in c.judged { judged[o, default: 0] += 1 }
         for o in Set(c.findings.map(\.oracle)) { failed[o, default: 0] += 1 }
     }
 
     public var findings: Int { failed.values.reduce(0, +) }
+
+    public static func == (a: ExploreTally, b: ExploreTally) -> Bool {
+        a.cases == b.cases && a.ran == b.ran && a.rejected == b.rejected && a.tooBig == b.tooBig && a.stopped == b.stopped
+            && a.events == b.events && a.judged == b.judged && a.failed == b.failed
+            && a.largest.map(\.index) == b.largest.map(\.index) && a.largest.map(\.events) == b.largest.map(\.events)
+    }
+
+    /// "case 202 (9.81 million events), …": the largest cases, for explore.md.
+    public var largestLine: String {
+        largest.map { "case \($0.index) (\(NumberFormat.shortest(($0.events / 1e4).rounded() / 100)) million events)" }
+            .joined(separator: ", ")
+    }
 
     public var table: String {
         var lines = ["| oracle | cases judged | passed | failed |", "|---|---:|---:|---:|"]

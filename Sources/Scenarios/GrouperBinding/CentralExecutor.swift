@@ -41,11 +41,14 @@ struct CentralExecutor {
                                     sample: { CentralMetrics.series($0, of: system) })
         let warmup = SimTime.zero + spec.warmup, end = SimTime.zero + spec.duration
         system.eventLimit = run.eventBudget
-        if warmup > .zero { sampler.run(until: warmup - SimDuration(nanoseconds: 1), end: end, progress: run.onProgress) }
+        if warmup > .zero, !sampler.run(until: warmup - SimDuration(nanoseconds: 1), end: end, progress: run.onProgress,
+                                          stop: run.shouldStop) {
+            throw RunStopped(at: system.now)
+        }
         let atWarmup = CentralMetrics.Snapshot(system)
         latency.since = warmup
         propagation.since = warmup
-        sampler.run(until: end, end: end, progress: run.onProgress)
+        if !sampler.run(until: end, end: end, progress: run.onProgress, stop: run.shouldStop) { throw RunStopped(at: system.now) }
         if system.exceededEventLimit, let budget = run.eventBudget { throw EventBudgetExceeded(budget: budget, at: system.now) }
         let report = system.check()
         try TraceFile.write("", run: run)   // no protocol log for the central model

@@ -42,7 +42,8 @@ struct CentralMetrics {
         case .messagesUploaded: return count(\.uploads)
         case .updatesUploaded: return count(\.uploads) - count(\.deleteUploads)
         case .deletesUploaded: return count(\.deleteUploads)
-        case .confirmsUploaded, .resendsUploaded, .resendRequests, .reuploads, .corruptedDeliveries: return 0
+        case .confirmsUploaded, .resendsUploaded, .resendRequests, .reuploads, .reuploadsFirst, .reuploadsRepeated,
+             .reuploadsHeld, .corruptedDeliveries: return 0
         case .messagesRebuilt: return count(\.fetched)
         case .uploadFailures: return count(\.uploadFailures)
         case .transfersDeclined: return count(\.declined)
@@ -79,7 +80,7 @@ struct CentralMetrics {
         case .bytesUploaded: return Double(system.traffic.reduce(0) { $0 + $1.bytesSent })
         case .bytesDownloaded: return Double(system.traffic.reduce(0) { $0 + $1.bytesReceived })
         case .sharesOnServers, .windowUploadsNormal, .windowUploadsConfirm, .windowUploadsResend, .windowRebuilt,
-             .windowRebuiltResend, .windowReuploads:
+             .windowRebuiltResend, .windowReuploads, .windowReuploadsFirst, .windowReuploadsRepeated, .windowReuploadsHeld:
             return .nan
         }
     }

@@ -50,12 +50,15 @@ public struct GrouperExecutor: RunExecutor {
         system.eventLimit = run.eventBudget
         // Counts cover [warm-up, duration): the snapshot comes before any event at the warm-up time.
         let warmup = SimTime.zero + spec.warmup, end = SimTime.zero + spec.duration
-        if warmup > .zero { sampler.run(until: warmup - SimDuration(nanoseconds: 1), end: end, progress: run.onProgress) }
+        if warmup > .zero, !sampler.run(until: warmup - SimDuration(nanoseconds: 1), end: end, progress: run.onProgress,
+                                          stop: run.shouldStop) {
+            throw RunStopped(at: system.now)
+        }
         let atWarmup = system.counters, trafficAtWarmup = system.traffic, exposureAtWarmup = system.shareSecondsOnServers
-        let bytesAtWarmup = system.byteSecondsAtRest
+        let bytesAtWarmup = system.byteSecondsAtRest, partsAtWarmup = system.reuploadParts
         latency.since = warmup
         propagation.since = warmup
-        sampler.run(until: end, end: end, progress: run.onProgress)
+        if !sampler.run(until: end, end: end, progress: run.onProgress, stop: run.shouldStop) { throw RunStopped(at: system.now) }
         if system.exceededEventLimit, let budget = run.eventBudget { throw EventBudgetExceeded(budget: budget, at: system.now) }
         try grouper.checkInternalFailures()
         let report = system.check()
@@ -67,6 +70,7 @@ public struct GrouperExecutor: RunExecutor {
                                      propagation: propagation, trafficAtWarmup: trafficAtWarmup,
                                      exposureAtWarmup: exposureAtWarmup)
         metrics.byteSecondsAtWarmup = bytesAtWarmup
+        metrics.reuploadPartsAtWarmup = partsAtWarmup
         let checkers = CheckerName.allCases.map { name -> CheckerVerdict in
             let found = report.findings(of: name)
             let vacuous = report.nothingToCheck && name.needsWrites && found.isEmpty

@@ -17,6 +17,8 @@ struct GrouperMetrics {
     let exposureAtWarmup: Double
     /// `GrouperSystem.byteSecondsAtRest` at the end of warm-up.
     var byteSecondsAtWarmup = 0.0
+    /// `GrouperSystem.reuploadParts` at the end of warm-up (nil: none before it).
+    var reuploadPartsAtWarmup: ReuploadParts? = nil
 
     var all: [(name: MetricName, value: Double)] {
         MetricCatalog.all.map { ($0.id, value($0.id)) }
@@ -41,6 +43,9 @@ struct GrouperMetrics {
         case .resendsUploaded: return count(.messagesUploaded, .resend)
         case .resendRequests: return count(.resendRequests)
         case .reuploads: return count(.reUploads)
+        case .reuploadsFirst: return part(.first)
+        case .reuploadsRepeated: return part(.repeated)
+        case .reuploadsHeld: return part(.held)
         case .sharePuts: return count(.sharesStored)
         case .messagesRebuilt: return count(.messagesRebuilt)
         case .unsentRetries: return count(.unsentRetries)
@@ -79,6 +84,11 @@ struct GrouperMetrics {
         case .downloadSharingTime: return timing(.download, .secretSharing)
         case .downloadNetworkTime: return timing(.download, .network)
         }
+    }
+
+    /// Re-uploads of one part stored after warm-up.
+    func part(_ p: ReuploadPart) -> Double {
+        Double(system.reuploadParts.total(p) - (reuploadPartsAtWarmup?.total(p) ?? 0))
     }
 
     /// Traffic summed over devices since warm-up.
@@ -156,17 +166,22 @@ struct GrouperSeries {
     }
 
     /// Runs every event up to and including `time`, sampling at each sample time on the way.
-    /// With `progress`, runs in steps of 1% of `end` and reports the fraction done after each
-    /// (stepping, like sampling, processes exactly the same events).
-    mutating func run(until time: SimTime, end: SimTime, progress: (@Sendable (Double) -> Void)?) {
-        guard let progress, end > .zero else { return run(until: time) }
+    /// With `progress` or `stop`, runs in steps of 1% of `end`, reports the fraction done after
+    /// each and asks `stop` whether to give up (stepping, like sampling, processes exactly the
+    /// same events). Returns false when `stop` gave the run up before `time`.
+    @discardableResult
+    mutating func run(until time: SimTime, end: SimTime, progress: (@Sendable (Double) -> Void)?,
+                      stop: (@Sendable () -> Bool)? = nil) -> Bool {
+        guard progress != nil || stop != nil, end > .zero else { run(until: time); return true }
         let step = max(1, end.nanoseconds / 100)
         var t = clock()
         while t < time {
+            if stop?() == true { return false }
             t = min(time, SimTime.zero + SimDuration(nanoseconds: (t.nanoseconds / step + 1) * step))
             run(until: t)
-            progress(Double(t.nanoseconds) / Double(end.nanoseconds))
+            progress?(Double(t.nanoseconds) / Double(end.nanoseconds))
         }
+        return true
     }
 
     mutating func run(until time: SimTime) {
@@ -191,7 +206,7 @@ struct GrouperSeries {
         case .bytesUploaded: return Double(system.traffic.reduce(0) { $0 + $1.bytesSent })
         case .bytesDownloaded: return Double(system.traffic.reduce(0) { $0 + $1.bytesReceived })
         case .windowUploadsNormal, .windowUploadsConfirm, .windowUploadsResend, .windowRebuilt, .windowRebuiltResend,
-             .windowReuploads:
+             .windowReuploads, .windowReuploadsFirst, .windowReuploadsRepeated, .windowReuploadsHeld:
             return windowCount(name, of: system)
         }
     }

@@ -18,6 +18,9 @@ extension GrouperSeries {
         case .windowRebuilt: return Double(c.total(.messagesRebuilt, window: w))
         case .windowRebuiltResend: return Double(c.total(.messagesRebuilt, type: .resend, window: w))
         case .windowReuploads: return Double(c.total(.reUploads, window: w))
+        case .windowReuploadsFirst: return Double(system.reuploadParts.total(.first, window: w))
+        case .windowReuploadsRepeated: return Double(system.reuploadParts.total(.repeated, window: w))
+        case .windowReuploadsHeld: return Double(system.reuploadParts.total(.held, window: w))
         default: preconditionFailure("\(name) is not a per-TTL-window series")
         }
     }

@@ -22,12 +22,23 @@ public struct ResolvedRun: Sendable {
     /// Called now and then with the fraction of the run's virtual time done (for progress
     /// bars; from the run's thread). An observation: it changes nothing in the run.
     public var onProgress: (@Sendable (Double) -> Void)? = nil
+    /// Asked now and then (as often as `onProgress` is called) whether to give the run up;
+    /// when it answers true the executor throws `RunStopped`. For searches that end at a
+    /// wall-clock time (`explore --seconds`): a stopped run has no result, so no verdict
+    /// depends on when it was stopped.
+    public var shouldStop: (@Sendable () -> Bool)? = nil
     package init(index: Int, point: Int, replication: Int, seed: UInt64, spec: ScenarioSpec, assignments: [(path: String, value: JSONValue)], tracePath: String? = nil, events: EventTraceRequest? = nil, eventBudget: UInt64? = nil, onProgress: (@Sendable (Double) -> Void)? = nil) {
         self.index = index; self.point = point; self.replication = replication; self.seed = seed; self.spec = spec; self.assignments = assignments; self.tracePath = tracePath; self.events = events; self.eventBudget = eventBudget; self.onProgress = onProgress
     }
 }
 
-/// `--events FILE [--event-kinds K,…]`: the kernel's JSON Lines trace of one run.
+/// A run given up because its `ResolvedRun.shouldStop` said so.
+public struct RunStopped: Error, Sendable, CustomStringConvertible {
+    public var at: SimTime
+    package init(at: SimTime) { self.at = at }
+    public var description: String { "given up at \(at), before the end of the run" }
+}
+
 /// A run stopped at its `ResolvedRun.eventBudget` before reaching its end.
 public struct EventBudgetExceeded: Error, Sendable, CustomStringConvertible {
     public var budget: UInt64
@@ -38,6 +49,7 @@ public struct EventBudgetExceeded: Error, Sendable, CustomStringConvertible {
     public var description: String { "stopped at its budget of \(budget) events at \(at), before the end of the run" }
 }
 
+/// `--events FILE [--event-kinds K,…]`: the kernel's JSON Lines trace of one run.
 public struct EventTraceRequest: Sendable, Equatable {
     public var path: String
     /// Keep only these event kinds (nil: all).

@@ -19,6 +19,7 @@ extension PartialRun.Header {
             ("replications", replications.map(ScenarioSpec.int) ?? .null),
             ("precision_relative_ci95", precision.map { .number($0, text: "\($0)") } ?? .null),
         ] + (precisionMetrics.map { [("precision_metrics", .array($0.map { .string($0.rawValue) }))] } ?? [])
+          + (precisionStop.map { [("precision_stop", .string($0.rawValue))] } ?? [])
           + ModelIdentity.json(models) + (shard.map { [("shard", $0.json)] } ?? []))
     }
 
@@ -40,10 +41,13 @@ extension PartialRun.Header {
             guard let slice = PartialRun.Shard(json: v) else { return nil }
             shard = slice
         }
-        if case .array(let names)? = root["precision_metrics"] {
-            var list: [MetricName] = []
-            for n in names { guard case .string(let s) = n, let m = MetricName(rawValue: s) else { return nil }; list.append(m) }
-            precisionMetrics = list
+        if let v = root["precision_metrics"] {
+            guard let names = PrecisionSpec.names(v) else { return nil }
+            precisionMetrics = names
+        }
+        if let v = root["precision_stop"] {
+            guard let stop = PrecisionSpec.Stop(json: v) else { return nil }
+            precisionStop = stop
         }
         models = ModelIdentity.read(root)
     }
@@ -51,12 +55,17 @@ extension PartialRun.Header {
 
 extension PartialRun.Shard {
     var json: JSONValue {
-        .object([
+        var fields: [(String, JSONValue)] = [
             ("index", ScenarioSpec.int(index)), ("of", ScenarioSpec.int(count)),
             ("seed_override", seedOverride.map(ResultSet.integer) ?? .null),
             ("replications_override", replicationsOverride.map(ScenarioSpec.int) ?? .null),
             ("precision_override", precisionOverride.map { .number($0, text: "\($0)") } ?? .null),
-        ])
+        ]
+        if let names = precisionMetricsOverride {
+            fields.append(("precision_metrics_override", .array(names.map { JSONValue.string($0.rawValue) })))
+        }
+        if let stop = precisionStopOverride { fields.append(("precision_stop_override", .string(stop.rawValue))) }
+        return .object(fields)
     }
 
     init?(json v: JSONValue) {
@@ -79,6 +88,14 @@ extension PartialRun.Shard {
         case nil: return nil
         }
         self.init(index: index, count: count, seedOverride: seed, replicationsOverride: reps, precisionOverride: precision)
+        if let m = v["precision_metrics_override"] {
+            guard let names = PrecisionSpec.names(m) else { return nil }
+            precisionMetricsOverride = names
+        }
+        if let s = v["precision_stop_override"] {
+            guard let stop = PrecisionSpec.Stop(json: s) else { return nil }
+            precisionStopOverride = stop
+        }
     }
 }
 

@@ -32,6 +32,8 @@ public struct PartialRun: Sendable {
         public var precision: Double?
         /// The metrics the precision target is checked on (nil with fixed replications).
         public var precisionMetrics: [MetricName]? = nil
+        /// Whether the precision target's points stop together (nil with fixed replications).
+        public var precisionStop: PrecisionSpec.Stop? = nil
         /// A `--shard i/N` run: which slice, and the overrides its `shard.json` records.
         public var shard: Shard? = nil
         /// The model identities of the builds that ran the kept records (and will run the rest).
@@ -47,6 +49,7 @@ public struct PartialRun: Sendable {
             replications = scenario.base.precision == nil ? scenario.base.replications : nil
             precision = scenario.base.precision?.relativeCI95
             precisionMetrics = scenario.base.precision?.metrics
+            precisionStop = scenario.base.precision?.stop
             models = [ModelIdentity.current]
         }
 
@@ -58,7 +61,8 @@ public struct PartialRun: Sendable {
 
         /// `scenario` loaded from its file, with the overrides this run used.
         public func applied(to scenario: LoadedScenario) -> LoadedScenario {
-            scenario.overriding(seed: seed, replications: replications, precision: precision, precisionMetrics: precisionMetrics)
+            scenario.overriding(seed: seed, replications: replications, precision: precision, precisionMetrics: precisionMetrics,
+                                precisionStop: precisionStop)
         }
     }
 
@@ -71,10 +75,16 @@ public struct PartialRun: Sendable {
         public var seedOverride: UInt64?
         public var replicationsOverride: Int?
         public var precisionOverride: Double?
+        /// `--precision-metrics M,…`, if given.
+        public var precisionMetricsOverride: [MetricName]?
+        /// `--precision-stop S`, if given.
+        public var precisionStopOverride: PrecisionSpec.Stop?
 
-        public init(index: Int, count: Int, seedOverride: UInt64?, replicationsOverride: Int?, precisionOverride: Double?) {
+        public init(index: Int, count: Int, seedOverride: UInt64?, replicationsOverride: Int?, precisionOverride: Double?,
+                    precisionMetricsOverride: [MetricName]? = nil, precisionStopOverride: PrecisionSpec.Stop? = nil) {
             self.index = index; self.count = count; self.seedOverride = seedOverride
             self.replicationsOverride = replicationsOverride; self.precisionOverride = precisionOverride
+            self.precisionMetricsOverride = precisionMetricsOverride; self.precisionStopOverride = precisionStopOverride
         }
     }
 

@@ -27,6 +27,18 @@ public enum PrecisionRule {
         }
         return nil
     }
+
+    /// The replication count at which points stopping together stop: the first checkpoint at
+    /// which every point's records (replication order) meet the target, else the cap. Nil when
+    /// some point's records end before the rule decides. `specs[i]` is point i's scenario.
+    public static func togetherStopCount(_ perPoint: [ArraySlice<RunRecord>], specs: [ScenarioSpec], precision: PrecisionSpec) -> Int? {
+        for c in precision.checkpoints {
+            guard perPoint.allSatisfy({ c <= $0.count }) else { return nil }
+            if c == precision.maxReplications { return c }
+            if zip(perPoint, specs).allSatisfy({ isMet($0.prefix(c), spec: $1, precision: precision) }) { return c }
+        }
+        return nil
+    }
 }
 
 extension SampleSummary {

@@ -4,8 +4,11 @@ import Execution
 /// `minReplications` runs, then batches of `batch` more until `PrecisionRule` stops it. One
 /// round runs the next batch of every point still going, on all `jobs`.
 ///
-/// Each point's count depends only on its own records (replications 0, 1, … in order), so
-/// it is the same for every `--jobs`, for any subset of points (a shard) and for a resumed run.
+/// Points that stop together (`PrecisionSpec.Stop.together`, the default) all run the next
+/// batch until every point meets the target at the same count (or the cap); their count
+/// depends on the records of all `points`. A point that stops per point depends only on its
+/// own records (replications 0, 1, … in order), so its count is the same for any subset of
+/// points (a shard). Either way the counts are the same for every `--jobs` and for a resumed run.
 public enum PrecisionRunner {
     /// Records of `points` (each point's replications in order, plan indices), point by point.
     public static func execute(_ plan: RunPlan, points: [Int], session: RunSession) throws -> [[RunRecord]] {
@@ -36,9 +39,15 @@ public enum PrecisionRunner {
                 records[g] += fresh[cursor..<(cursor + n)]
                 cursor += n
             }
-            going = going.filter { g in
-                let spec = plan.scenario.pointSpecs[points[g]]
-                return PrecisionRule.stopCount(records[g][...], spec: spec, precision: spec.precision!) == nil
+            let precision = plan.scenario.base.precision!
+            if precision.stop == .together {
+                let specs = points.map { plan.scenario.pointSpecs[$0] }
+                if PrecisionRule.togetherStopCount(records.map { $0[...] }, specs: specs, precision: precision) != nil { going = [] }
+            } else {
+                going = going.filter { g in
+                    let spec = plan.scenario.pointSpecs[points[g]]
+                    return PrecisionRule.stopCount(records[g][...], spec: spec, precision: spec.precision!) == nil
+                }
             }
         }
         return records

@@ -5,6 +5,9 @@ import Execution
 /// points i − 1, i − 1 + N, … each to its own stopping count (a point's count depends only on
 /// its own records), and `merge` checks every point's count against the rule before numbering
 /// the runs as one `run` does. A sweep with fewer points than shards leaves some shards empty.
+/// Only a target whose points stop per point can be sharded: points that stop together need
+/// every point's records at every checkpoint, which independent shard processes do not have
+/// (the command line refuses such a shard).
 public enum PrecisionShard {
     /// The records of shard `i` of `n` (plan indices; `merged` renumbers them).
     public static func records(_ plan: RunPlan, shard i: Int, of n: Int, session: RunSession) throws -> [RunRecord] {
@@ -25,6 +28,14 @@ public enum PrecisionShard {
                 throw ShardMerge.MergeError(description: "merge: the shards' runs do not match the scenario's run plan (point \(r.point), replication \(r.replication))")
             }
             perPoint[r.point].append(r)
+        }
+        if let precision = scenario.base.precision, precision.stop == .together {
+            let c = PrecisionRule.togetherStopCount(perPoint.map { $0[...] }, specs: scenario.pointSpecs, precision: precision)
+            guard let c, perPoint.allSatisfy({ $0.count == c }) else {
+                throw ShardMerge.MergeError(description: "merge: the points' run counts (\(perPoint.map(\.count).map(String.init).joined(separator: ", "))) "
+                    + "are not where a precision target that stops the points together stops; a shard is missing or was cut short")
+            }
+            return PrecisionRunner.numbered(perPoint)
         }
         for (p, rs) in perPoint.enumerated() {
             let spec = scenario.pointSpecs[p]

@@ -29,7 +29,8 @@ extension ResultSet {
         let met = scenario.points.indices.filter { targetMet(point: $0) == true }.count
         return "\(scenario.points.count) sweep point(s), seed \(spec.seed); replications per point until the 95% interval of "
             + "\(precision.metrics.map(\.rawValue).joined(separator: ", ")) is within ±\(NumberFormat.shortest(precision.relativeCI95 * 100))% of the mean "
-            + "(batches of \(precision.batch), at least \(precision.minReplications), at most \(precision.maxReplications)): "
+            + "(batches of \(precision.batch), at least \(precision.minReplications), at most \(precision.maxReplications), "
+            + (precision.stop == .together ? "the points stopping together" : "each point stopping on its own") + "): "
             + "target met at \(met) of \(scenario.points.count) point(s), \(records.count) runs in all. "
     }
 
@@ -52,6 +53,25 @@ extension PrecisionSpec {
     /// The block as a scenario file writes it (resolved.json, manifest.json).
     public var json: JSONValue {
         .object([("metrics", .array(metrics.map { .string($0.rawValue) })), ("relative_ci95", ScenarioSpec.number(relativeCI95)),
-                 ("min_replications", ScenarioSpec.int(minReplications)), ("max_replications", ScenarioSpec.int(maxReplications))])
+                 ("min_replications", ScenarioSpec.int(minReplications)), ("max_replications", ScenarioSpec.int(maxReplications)),
+                 ("stop", .string(stop.rawValue))])
+    }
+}
+
+extension PrecisionSpec {
+    /// A JSON list of metric names (shard and partial-run files); nil when it is not one.
+    static func names(_ v: JSONValue) -> [MetricName]? {
+        guard case .array(let items) = v else { return nil }
+        var list: [MetricName] = []
+        for n in items { guard case .string(let s) = n, let m = MetricName(rawValue: s) else { return nil }; list.append(m) }
+        return list
+    }
+}
+
+extension PrecisionSpec.Stop {
+    /// `"together"` or `"per-point"` (shard and partial-run files); nil otherwise.
+    init?(json v: JSONValue) {
+        guard case .string(let s) = v else { return nil }
+        self.init(rawValue: s)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import SimKernel
 import Format
+import Catalogs
 import ScenarioFile
 import Plan
 import Execution
@@ -21,6 +22,10 @@ public struct ShardFile: Sendable {
     public var engine: Engine
     /// `--precision X`, if given.
     public var precision: Double?
+    /// `--precision-metrics M,…`, if given.
+    public var precisionMetrics: [MetricName]? = nil
+    /// `--precision-stop S`, if given (a shard's points always stop per point).
+    public var precisionStop: PrecisionSpec.Stop? = nil
     /// The model identities of the builds that ran the slice (`merge` refuses to mix them).
     public var models: [String]
 
@@ -41,7 +46,9 @@ public struct ShardFile: Sendable {
             ("scenario_base64", .string(Data(source.bytes).base64EncodedString())),
             ("seed_override", opt(seed)), ("replications_override", replications.map { .number(Double($0)) } ?? .null),
             ("runs", .array(runs)),
-        ] + ModelIdentity.json(models) + (precision.map { [("precision_override", JSONValue.number($0, text: "\($0)"))] } ?? [])))
+        ] + ModelIdentity.json(models) + (precision.map { [("precision_override", JSONValue.number($0, text: "\($0)"))] } ?? [])
+          + (precisionMetrics.map { [("precision_metrics_override", JSONValue.array($0.map { .string($0.rawValue) }))] } ?? [])
+          + (precisionStop.map { [("precision_stop_override", JSONValue.string($0.rawValue))] } ?? [])))
     }
 
     public struct ParseError: Error, CustomStringConvertible { public var description: String }
@@ -63,9 +70,18 @@ public struct ShardFile: Sendable {
         let records = try runs.map { try RecordJSON.decode($0, bad: bad) }
         var precision: Double? = nil
         if case .number(_, let t)? = root["precision_override"] { precision = Double(t) }
-        return ShardFile(shard: shard, of: of, source: ScenarioSource(label: label, bytes: Array(data)),
-                         seed: seed, replications: reps, records: records, engine: engine, precision: precision,
-                         models: ModelIdentity.read(root))
+        var file = ShardFile(shard: shard, of: of, source: ScenarioSource(label: label, bytes: Array(data)),
+                             seed: seed, replications: reps, records: records, engine: engine, precision: precision,
+                             models: ModelIdentity.read(root))
+        if let v = root["precision_metrics_override"] {
+            guard let names = PrecisionSpec.names(v) else { throw bad("precision_metrics_override is not a list of metric names") }
+            file.precisionMetrics = names
+        }
+        if let v = root["precision_stop_override"] {
+            guard let stop = PrecisionSpec.Stop(json: v) else { throw bad("precision_stop_override is not \"together\" or \"per-point\"") }
+            file.precisionStop = stop
+        }
+        return file
     }
 
     private static func int(_ v: JSONValue?) -> Int? { RecordJSON.int(v) }

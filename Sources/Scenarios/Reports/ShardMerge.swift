@@ -1,5 +1,6 @@
 import ScenarioFile
 import Plan
+import Catalogs
 /// Combines the shard files of one scenario into the `ResultSet` a single run
 /// would have produced (and so into the same output bytes).
 public enum ShardMerge {
@@ -32,6 +33,13 @@ public enum ShardMerge {
                 differs.append("--replications \(show(s.replications)) (\(shards[0].where_): \(show(first.replications)))")
             }
             if s.precision != first.precision { differs.append("--precision \(show(s.precision)) (\(shards[0].where_): \(show(first.precision)))") }
+            func list(_ m: [MetricName]?) -> String { m.map { $0.map(\.rawValue).joined(separator: ",") } ?? "none" }
+            if s.precisionMetrics != first.precisionMetrics {
+                differs.append("--precision-metrics \(list(s.precisionMetrics)) (\(shards[0].where_): \(list(first.precisionMetrics)))")
+            }
+            if s.precisionStop != first.precisionStop {
+                differs.append("--precision-stop \(show(s.precisionStop?.rawValue)) (\(shards[0].where_): \(show(first.precisionStop?.rawValue)))")
+            }
             guard differs.isEmpty else {
                 throw MergeError(description: "merge: \(w) was run with other options than \(shards[0].where_): \(differs.joined(separator: ", "))")
             }
@@ -45,7 +53,10 @@ public enum ShardMerge {
                              + (dup.isEmpty ? "" : "; given twice: \(dup.joined(separator: ", "))"))
         }
         let scenario: LoadedScenario
-        do { scenario = try ScenarioLoader.load(first.source).overriding(seed: first.seed, replications: first.replications, precision: first.precision) } catch {
+        do {
+            scenario = try ScenarioLoader.load(first.source).overriding(seed: first.seed, replications: first.replications, precision: first.precision,
+                                                                        precisionMetrics: first.precisionMetrics, precisionStop: first.precisionStop)
+        } catch {
             throw MergeError(description: "merge: the embedded scenario no longer validates:\n\(error)")
         }
         if scenario.base.precision != nil {

@@ -37,8 +37,10 @@ public struct LoadedScenario: Sendable {
     /// default bounds).
     /// `precision` without a precision block targets `precisionMetrics`, else the scenario's
     /// first metric (all of them would let a heavy-tailed or mostly-zero count decide the run
-    /// time); with a block, `precisionMetrics` replaces the block's metrics.
-    public func overriding(seed: UInt64?, replications: Int?, precision: Double? = nil, precisionMetrics: [MetricName]? = nil) -> LoadedScenario {
+    /// time); with a block, `precisionMetrics` replaces the block's metrics. `precisionStop`
+    /// replaces the target's `stop` (together or per point).
+    public func overriding(seed: UInt64?, replications: Int?, precision: Double? = nil, precisionMetrics: [MetricName]? = nil,
+                           precisionStop: PrecisionSpec.Stop? = nil) -> LoadedScenario {
         var copy = self
         func apply(_ s: inout ScenarioSpec) {
             if let seed { s.seed = seed }
@@ -50,6 +52,7 @@ public struct LoadedScenario: Sendable {
                 s.replications = p.maxReplications
             }
             if let precisionMetrics, s.precision != nil { s.precision!.metrics = precisionMetrics }
+            if let precisionStop, s.precision != nil { s.precision!.stop = precisionStop }
         }
         apply(&copy.base)
         for i in copy.pointSpecs.indices { apply(&copy.pointSpecs[i]) }

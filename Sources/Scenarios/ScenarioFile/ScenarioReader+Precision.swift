@@ -1,10 +1,10 @@
 import Catalogs
 
 extension ScenarioReader {
-    static let precisionKeys = ["metrics", "relative_ci95", "min_replications", "max_replications"]
+    static let precisionKeys = ["metrics", "relative_ci95", "min_replications", "max_replications", "stop"]
 
     /// `"precision": {"metrics": [...], "relative_ci95": 0.05, "min_replications": 5,
-    /// "max_replications": 500}`; absent: fixed replications (`.some(nil)`). `metrics` are the
+    /// "max_replications": 500, "stop": "together"}`; absent: fixed replications (`.some(nil)`). `metrics` are the
     /// scenario's metrics (nil when they had problems: then names are not checked against them).
     func readPrecision(_ n: Node?, metrics: [MetricName]?, replicationsGiven: Bool) -> PrecisionSpec?? {
         guard let n else { return .some(nil) }
@@ -23,11 +23,12 @@ extension ScenarioReader {
         }
         let lo = o.optional("min_replications").map { $0.int(in: 2...100_000) } ?? PrecisionSpec.defaultMin
         let hi = o.optional("max_replications").map { $0.int(in: 2...100_000) } ?? PrecisionSpec.defaultMax
+        let stop = o.optional("stop").map { $0.choice(PrecisionSpec.Stop.self) } ?? .together
         if let lo, let hi, lo > hi {
             sink.add(n.key("min_replications"), "got \(lo), expected at most max_replications (\(hi))")
         }
-        guard sink.count == before, let names, let target, let lo, let hi else { return nil }
-        return .some(PrecisionSpec(metrics: names, relativeCI95: target, minReplications: lo, maxReplications: hi))
+        guard sink.count == before, let names, let target, let lo, let hi, let stop else { return nil }
+        return .some(PrecisionSpec(metrics: names, relativeCI95: target, minReplications: lo, maxReplications: hi, stop: stop))
     }
 
     func readPrecisionMetrics(_ n: Node, _ metrics: [MetricName]?) -> [MetricName]? {

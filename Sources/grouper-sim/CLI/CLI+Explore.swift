@@ -30,7 +30,8 @@ extension GrouperCLI {
 
             OPTIONS:
               --cases N       cases to draw (default 100)
-              --seconds S     draw cases until S seconds of wall-clock time passed instead
+              --seconds S     draw cases until S seconds of wall-clock time passed instead;
+                              cases still running then are given up and not counted
               --from I        start at case I (default 0): --from 212 --cases 1 redraws case
                               212 alone; searches split by --from cover disjoint cases
               --seed S        the search's seed (default 1)
@@ -124,9 +125,10 @@ public enum ExploreCommand {
     public static func execute(_ o: Options, io: CLIOutput) throws -> ExitCode {
         let outPath = o.out ?? "explore-\(o.profile.rawValue)-\(o.seed)"
         let dir = try prepare(outPath)
-        let explorer = Explorer(profile: o.profile, seed: o.seed)
+        var explorer = Explorer(profile: o.profile, seed: o.seed)
         let start = Date()
         let limit = o.seconds.map { Double($0) }
+        if let limit { explorer.shouldStop = { Date().timeIntervalSince(start) >= limit } }
         let range = o.caseRange
         io.err("explore: profile \(o.profile.rawValue), seed \(o.seed), "
                + (limit.map { "for \(Int($0)) s" } ?? "\(range.count) cases") + (o.from > 0 ? " from case \(o.from)" : "")
@@ -135,11 +137,21 @@ public enum ExploreCommand {
         var found: [ExploreCase] = []
         var next = range.lowerBound
         var lastReport = Date()
-        while next < range.upperBound {
+        var slowest: (index: Int, seconds: Double)?
+        search: while next < range.upperBound {
             if let limit, Date().timeIntervalSince(start) >= limit { break }
             let batch = Array(next..<min(range.upperBound, next + max(1, o.jobs) * 2))
-            var results = try ParallelRunner.map(batch.map { UInt64($0) }, jobs: o.jobs) { explorer.explore(case: Int($0)) }
-            for i in results.indices where comparesFolders(results[i]) {
+            let timed = try ParallelRunner.map(batch.map { UInt64($0) }, jobs: o.jobs) { [explorer] i -> ExploreTimedCase in
+                let t0 = Date()
+                let c = explorer.explore(case: Int(i))
+                return ExploreTimedCase(c: c, seconds: Date().timeIntervalSince(t0))
+            }
+            // The search ends at its deadline: cases that were running then come back stopped,
+            // and so do the later ones of the batch, so the cases counted are a prefix.
+            let kept = timed.prefix(countedPrefix(timed.map(\.c)))
+            var results = kept.map(\.c)
+            for t in kept where t.seconds > (slowest?.seconds ?? -1) { slowest = (t.c.index, t.seconds) }
+            for i in results.indices where comparesFolders(results[i]) && !(explorer.shouldStop?() ?? false) {
                 if !results[i].judged.contains(.deterministic) { results[i].judged.append(.deterministic) }
                 if let f = folderDifference(results[i]) {
                     results[i].findings.append(ExploreFinding(oracle: .deterministic, message: f, checker: nil))
@@ -152,17 +164,41 @@ public enum ExploreCommand {
                     io.err("explore: case \(c.index): \(c.findings[0].oracle.rawValue): \(c.findings[0].message.prefix(300))\n")
                 }
             }
+            if kept.count < timed.count {
+                tally.stopped += timed.count - kept.count
+                break search
+            }
             next += batch.count
             if Date().timeIntervalSince(lastReport) >= 10 {
                 lastReport = Date()
-                io.err("explore: \(tally.cases) cases (\(tally.ran) run), \(found.count) with findings, "
+                io.err("explore: \(Wording.count(tally.cases, "case")) (\(tally.ran) run), \(found.count) with findings, "
                        + "\(Int(Date().timeIntervalSince(start))) s\n")
             }
+        }
+        if let slowest { io.err("explore: the slowest case was case \(slowest.index) (\(Int(slowest.seconds.rounded())) s)\n") }
+        if tally.stopped > 0 {
+            io.err("explore: \(stoppedLine(tally.stopped, markdown: false))\n")
         }
         try write(found, tally: tally, options: o, dir: dir, outPath: outPath, io: io,
                   seconds: Date().timeIntervalSince(start), explorer: explorer)
         return found.isEmpty ? .ok : .checkerFailed
     }
+
+    /// How many cases of a batch count: those before the first one given up at the deadline
+    /// (a later case that ended in time is dropped too, so a search's cases are 0..<N).
+    static func countedPrefix(_ batch: [ExploreCase]) -> Int {
+        batch.firstIndex { $0.status == .stopped } ?? batch.count
+    }
+
+    /// "2 cases running or waiting when --seconds ran out were given up and are not counted."
+    static func stoppedLine(_ n: Int, markdown: Bool) -> String {
+        let option = markdown ? "`--seconds`" : "--seconds"
+        return n == 1 ? "1 case running or waiting when \(option) ran out was given up and is not counted."
+            : "\(n) cases running or waiting when \(option) ran out were given up and are not counted."
+    }
+
+    /// A case and the wall-clock seconds it took (for the report of the slowest case only).
+    struct ExploreTimedCase: Sendable { var c: ExploreCase; var seconds: Double }
 
     /// One case in this many is also run by `grouper-sim run` with two replications, with
     /// --jobs 1 and --jobs 2, and the two result folders compared byte for byte.
@@ -229,11 +265,15 @@ public enum ExploreCommand {
             try fm.createDirectory(at: findings, withIntermediateDirectories: true)
         } catch { throw CLIError("explore: cannot write \(outPath): \(error.localizedDescription)", exitCode: .internalError) }
         var md = ["# grouper-sim explore", "",
-                  "profile \(o.profile.rawValue), seed \(o.seed): \(tally.cases) cases drawn"
+                  "profile \(o.profile.rawValue), seed \(o.seed): \(Wording.count(tally.cases, "case")) drawn"
                   + (o.from > 0 ? " from case \(o.from)" : "") + ", \(tally.ran) run, "
                   + "\(tally.rejected) refused by the reader, \(tally.tooBig) over the event cap; "
                   + "\(NumberFormat.shortest((tally.events / 1e6 * 10).rounded() / 10)) million events.", "",
                   tally.table, ""]
+        if !tally.largest.isEmpty { md += ["The largest cases: \(tally.largestLine).", ""] }
+        if tally.stopped > 0 {
+            md += [stoppedLine(tally.stopped, markdown: true), ""]
+        }
         if found.isEmpty { md.append("No findings.") } else { md.append("## Findings"); md.append("") }
         for c in found {
             let file = findings.appendingPathComponent("case-\(c.index).json")
@@ -278,6 +318,8 @@ public enum ExploreCommand {
             ("cases", .number(Double(tally.cases))),
             ("ran", .number(Double(tally.ran))), ("rejected", .number(Double(tally.rejected))),
             ("too_big", .number(Double(tally.tooBig))),
+            ("stopped", .number(Double(tally.stopped))),
+            ("largest", .array(tally.largest.map { .object([("case", .number(Double($0.index))), ("events", .number($0.events))]) })),
             ("oracles", .object(ExploreOracle.allCases.map { ($0.rawValue, .object([
                 ("judged", .number(Double(tally.judged[$0, default: 0]))), ("failed", .number(Double(tally.failed[$0, default: 0])))])) })),
             ("findings", .array(found.map { c in .object([("case", .number(Double(c.index))),
@@ -289,7 +331,7 @@ public enum ExploreCommand {
             try Data((md.joined(separator: "\n") + "\n").utf8).write(to: dir.appendingPathComponent("explore.md"))
         } catch { throw CLIError("explore: cannot write \(outPath): \(error.localizedDescription)", exitCode: .internalError) }
         io.out(tally.table + "\n")
-        io.out("\(tally.cases) cases (\(tally.ran) run, \(tally.rejected) refused by the reader, \(tally.tooBig) over the event cap) "
+        io.out("\(Wording.count(tally.cases, "case")) (\(tally.ran) run, \(tally.rejected) refused by the reader, \(tally.tooBig) over the event cap) "
                + "in \(Int(seconds.rounded())) s; \(found.count) with findings; wrote \(outPath)/explore.md\n")
     }
 }

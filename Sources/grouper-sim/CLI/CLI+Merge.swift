@@ -3,6 +3,9 @@ import SimKernel
 import Foundation
 
 extension GrouperCLI {
+    /// The options `merge` accepts.
+    static let mergeOptions = ["--out", "--replace", ModelIdentity.mixOption]
+
     static var mergeCommand: CLICommand {
         CLICommand(name: "merge", summary: "Combine shard folders into the results of a single run",
                    help: """
@@ -23,7 +26,7 @@ extension GrouperCLI {
             let replace = l.flag("--replace")
             let mix = l.flag(ModelIdentity.mixOption)
             let dirs = l.positionals()
-            try l.finish(known: ["--out", "--replace", ModelIdentity.mixOption])
+            try l.finish(known: mergeOptions)
             guard !dirs.isEmpty else { throw CLIError("merge: which shard folders? give the DIRs written by `run --shard`") }
             var shards: [(where_: String, file: ShardFile)] = []
             var unfinished: [String] = []

@@ -2,6 +2,9 @@ import Scenarios
 import Foundation
 
 extension GrouperCLI {
+    /// The options `reproduce` accepts.
+    static let reproduceOptions = ["--out", "--jobs", "--replace"]
+
     static var reproduceCommand: CLICommand {
         CLICommand(
             name: "reproduce",
@@ -23,7 +26,7 @@ extension GrouperCLI {
                 let out = try list.option("--out") ?? "results"
                 let jobs = try list.int("--jobs", in: 1...1024) ?? ProcessInfo.processInfo.activeProcessorCount
                 let replace = list.flag("--replace")
-                try list.finish(known: ["--out", "--jobs", "--replace"])
+                try list.finish(known: reproduceOptions)
                 do { io.out(try Reproduction.execute(out: out, jobs: jobs, replace: replace, progress: io.err)) } catch {
                     throw CLIError.from(error, "reproduce: ")
                 }

@@ -22,6 +22,10 @@ public struct RunOptions: Sendable {
     public var precision: Double?
     /// `--precision-metrics M,…`: the metrics the precision target is checked on.
     public var precisionMetrics: [String]?
+    /// `--precision-stop together|per-point`: whether the points of a precision target stop together.
+    public var precisionStop: PrecisionSpec.Stop?
+    /// `--precision-metrics` as metric names (names that are none are refused when the scenario loads).
+    var precisionMetricNames: [MetricName]? { precisionMetrics.map { $0.compactMap(MetricName.init(rawValue:)) } }
     /// `--resume DIR`: continue the unfinished run whose results go to DIR.
     public var resume: String?
     /// `--add-replications R DIR`: extend the finished result DIR by R replications per point.
@@ -39,7 +43,7 @@ public struct RunOptions: Sendable {
 
     static let known = ["--seed", "--replications", "--jobs", "--out", "--trace", "--events", "--event-kinds", "--shard", "--point",
                         "--replication", "--engine", "--progress", "--precision", "--resume", "--add-replications", "--replace", "--allow-model-mix",
-                        "--continue", "--precision-metrics"]
+                        "--continue", "--precision-metrics", "--precision-stop"]
 
     public static func parse(_ args: [String]) throws -> RunOptions {
         var l = ArgumentList(args, command: "run")
@@ -93,8 +97,8 @@ public struct RunOptions: Sendable {
         if o.precisionMetrics != nil && o.replications != nil {
             throw CLIError("run: --precision-metrics names the metrics of a precision target, and --replications fixes the replications; give one or the other")
         }
-        if o.precisionMetrics != nil && o.shard != nil {
-            throw CLIError("run: --precision-metrics is not supported with --shard (a shard records only --precision); put the metrics in the scenario's \"precision\" block")
+        if o.precisionStop != nil && o.replications != nil {
+            throw CLIError("run: --precision-stop says how the points of a precision target stop, and --replications fixes the replications; give one or the other")
         }
         if o.precision != nil && o.replications != nil {
             throw CLIError("run: --precision decides the replications per point and --replications fixes them; give one or the other")
@@ -140,7 +144,8 @@ extension GrouperCLI {
                                   [--trace FILE] [--events FILE [--event-kinds K,…]]
                                   [--shard i/N] [--point P --replication R]
                                   [--engine grouper|synthetic] [--progress auto|always|never]
-                                  [--precision X [--precision-metrics M,…]] [--replace] [--continue]
+                                  [--precision X [--precision-metrics M,…]]
+                                  [--precision-stop together|per-point] [--replace] [--continue]
                    grouper-sim run [FILE] --resume DIR [--allow-model-mix]
                    grouper-sim run [FILE] --add-replications R DIR [--allow-model-mix]
 
@@ -161,6 +166,10 @@ extension GrouperCLI {
                                  metric; not with --replications
               --precision-metrics M,…
                                  target these metrics instead (metrics of the scenario)
+              --precision-stop S together (default): every point runs the next batch until
+                                 every point meets the target (or the cap), so all points
+                                 have the same replications, paired by replication;
+                                 per-point: each point stops on its own (needed for --shard)
               --resume DIR       continue the unfinished run (or --shard slice) into DIR from
                                  the runs kept in DIR.partial/ (FILE only needed if it is
                                  not a built-in)
@@ -220,7 +229,10 @@ public enum RunCommand {
         guard let scenarios = loadAll(o.files, io: io) else { return .badInput }
         let loaded = try scenarios.map { s in
             let targeted = try checkPrecisionMetrics(s, o)
-            return s.overriding(seed: o.seed, replications: o.replications, precision: o.precision, precisionMetrics: targeted)
+            let applied = s.overriding(seed: o.seed, replications: o.replications, precision: o.precision, precisionMetrics: targeted,
+                                       precisionStop: o.precisionStop)
+            try checkPrecisionStop(applied, o)
+            return applied
         }
         if o.startOrContinue, let own = try ownUnfinishedRun(loaded[0], o, io: io) {
             return try continueRun(own, executor: executor, io: io, terminal: terminal)

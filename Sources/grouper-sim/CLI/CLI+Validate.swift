@@ -22,7 +22,7 @@ extension GrouperCLI {
             for f in files {
                 guard let s = RunCommand.loadAll([f], io: io)?.first else { bad = true; continue }
                 let b = s.base
-                let reps = b.precision.map { "\($0.minReplications)…\($0.maxReplications) replication(s) (until the precision target) = up to" }
+                let reps = b.precision.map { "\($0.minReplications)…\($0.maxReplications) replication(s) (until the precision target, \($0.stop == .together ? "the points stopping together" : "each point stopping on its own")) = up to" }
                     ?? "\(b.replications) replication(s) ="
                 io.out("ok \(f): \(b.name), \(s.points.count) point(s) × \(reps) \(s.points.count * b.replications) run(s), "
                        + "\(b.precision == nil ? "about" : "up to about") \(Self.roughly(s.estimatedEvents)) events (rough estimate from the rates)\n")

@@ -120,7 +120,8 @@ extension RunCommand {
         var mine = PartialRun.Header(s, engine: o.engine)
         if let (i, n) = o.shard {
             mine.shard = PartialRun.Shard(index: i, count: n, seedOverride: o.seed, replicationsOverride: o.replications,
-                                          precisionOverride: o.precision)
+                                          precisionOverride: o.precision, precisionMetricsOverride: o.precisionMetricNames,
+                                          precisionStopOverride: o.precisionStop)
         }
         let theirs = opened.header
         mine.models = theirs.models
@@ -130,6 +131,7 @@ extension RunCommand {
             r.resume = dir
             r.out = dir
             r.seed = nil; r.replications = nil; r.precision = nil; r.shard = nil; r.engineGiven = false; r.replace = false
+            r.precisionMetrics = nil; r.precisionStop = nil
             r.startOrContinue = false
             return r
         }
@@ -159,6 +161,20 @@ extension RunCommand {
         }
     }
 
+    /// `--precision-stop` needs a precision target; a shard needs points that stop per point
+    /// (independent shard processes cannot stop their points together).
+    static func checkPrecisionStop(_ s: LoadedScenario, _ o: RunOptions) throws {
+        if o.precisionStop != nil && s.base.precision == nil {
+            throw CLIError("run: --precision-stop says how the points of a precision target stop; \(s.base.name) has none: add --precision X")
+        }
+        if o.shard != nil, let p = s.base.precision, p.stop == .together {
+            throw CLIError("run: --shard: \(s.base.name)'s precision target stops its points together (every point runs until every point "
+                + "meets the target, so all have the same replications, paired by replication), which independent shards cannot do; "
+                + "add --precision-stop per-point to let each point stop on its own (runs are then paired only up to the smallest count), "
+                + "or run without --shard; nothing was written")
+        }
+    }
+
     /// Warnings after a run with a precision target: a targeted metric that is 0 in more than
     /// half the runs (a relative interval around a mean near 0 needs many runs, often the cap),
     /// and points that stopped at different counts (common random numbers pair the points'
@@ -179,7 +195,8 @@ extension RunCommand {
         let values = counts.keys.sorted().map { counts[$0]! }
         if let lo = values.min(), let hi = values.max(), lo != hi {
             out += "note: \(s.base.name): the points stopped at different replication counts (\(lo) to \(hi)); common random numbers "
-                + "pair the points' runs only up to replication \(lo) (compare points with a fixed --replications to keep the pairing)\n"
+                + "pair the points' runs only up to replication \(lo) (drop --precision-stop per-point or "
+                + "\"stop\": \"per-point\" to stop the points together, or use a fixed --replications)\n"
         }
         return out
     }

@@ -22,7 +22,8 @@ extension RunCommand {
         let (i, n) = o.shard!
         return ShardRun(scenario: scenario,
                         slice: PartialRun.Shard(index: i, count: n, seedOverride: o.seed, replicationsOverride: o.replications,
-                                                precisionOverride: o.precision),
+                                                precisionOverride: o.precision, precisionMetricsOverride: o.precisionMetricNames,
+                                                precisionStopOverride: o.precisionStop),
                         destination: outputFolder(scenario, o, multiple: multiple), engine: o.engine, executor: executor)
     }
 
@@ -64,9 +65,11 @@ extension RunCommand {
             throw CLIError.from(error, "run: \(f.scenario.base.name): ").appending(kept)
         }
         bar.finish()
-        let shard = ShardFile(shard: i, of: n, source: f.scenario.source, seed: f.slice.seedOverride,
+        var shard = ShardFile(shard: i, of: n, source: f.scenario.source, seed: f.slice.seedOverride,
                               replications: f.slice.replicationsOverride, records: records, engine: f.engine,
                               precision: f.slice.precisionOverride, models: f.models)
+        shard.precisionMetrics = f.slice.precisionMetricsOverride
+        shard.precisionStop = f.slice.precisionStopOverride
         let old: ResultOrigin?
         do {
             old = try OutputDirectory.write([(ShardFile.fileName, shard.render())], to: f.destination,
@@ -100,6 +103,8 @@ extension RunCommand {
         used.seed = slice.seedOverride
         used.replications = slice.replicationsOverride
         used.precision = slice.precisionOverride
+        used.precisionMetrics = slice.precisionMetricsOverride?.map(\.rawValue)
+        used.precisionStop = slice.precisionStopOverride
         used.shard = (slice.index, slice.count)
         // The destination was checked when the shard started (same scenario and engine, or --replace).
         used.replace = true

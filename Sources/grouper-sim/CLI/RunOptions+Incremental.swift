@@ -16,6 +16,12 @@ extension RunOptions {
             }
             o.precisionMetrics = names
         }
+        if let raw = try l.option("--precision-stop") {
+            guard let stop = PrecisionSpec.Stop(rawValue: raw) else {
+                throw CLIError("run: --precision-stop must be one of \(PrecisionSpec.Stop.allCases.map(\.rawValue).joined(separator: ", ")), got '\(raw)'")
+            }
+            o.precisionStop = stop
+        }
         o.resume = try l.option("--resume")
         o.addReplications = try l.int("--add-replications", in: 1...100_000)
     }
@@ -31,7 +37,8 @@ extension RunOptions {
         }
         let given: [(String, Bool)] = [("--seed", o.seed != nil), ("--replications", o.replications != nil),
                                        ("--precision", o.precision != nil),
-                                       ("--precision-metrics", o.precisionMetrics != nil), ("--out", o.out != nil), ("--shard", o.shard != nil),
+                                       ("--precision-metrics", o.precisionMetrics != nil),
+                                       ("--precision-stop", o.precisionStop != nil), ("--out", o.out != nil), ("--shard", o.shard != nil),
                                        ("--point", o.point != nil), ("--replication", o.replication != nil),
                                        ("--trace", o.trace != nil), ("--events", o.events != nil),
                                        ("--engine", o.engineGiven), ("--replace", o.replace)]

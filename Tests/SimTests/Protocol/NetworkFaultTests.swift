@@ -184,7 +184,7 @@ extension NetworkFaultTests {
 
     /// Property: `RandomRun`'s churn and server crashes with random network faults until the
     /// quiet period: every checker passes on the thesis variant and the invariants hold.
-    @Test func randomRunsWithNetworkFaultsConverge() throws {
+    @Test(.tags(.slow)) func randomRunsWithNetworkFaultsConverge() throws {
         var failures: [String] = []
         var late = 0, duplicated = 0
         for seed in 1...UInt64(Self.seeds) {

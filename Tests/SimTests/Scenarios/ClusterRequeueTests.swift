@@ -119,9 +119,9 @@ import SimKernel
         let dir = try sandbox("empty-shard")
         try Data(Self.precise.utf8).write(to: dir.appendingPathComponent("precise.json"))
         let syn = ["--engine", "synthetic", "--jobs", "1"]
-        let last = try cli(["run", "precise.json", "--shard", "3/3", "--out", "s3"] + syn, in: dir)
+        let last = try cli(["run", "precise.json", "--shard", "3/3", "--out", "s3", "--precision-stop", "per-point"] + syn, in: dir)
         #expect(last.status == 0 && !last.stderr.contains("warning"), "\(last.stderr)")
-        let empty = try cli(["run", "precise.json", "--shard", "4/4", "--out", "s4"] + syn, in: dir)
+        let empty = try cli(["run", "precise.json", "--shard", "4/4", "--out", "s4", "--precision-stop", "per-point"] + syn, in: dir)
         #expect(empty.status == 0 && empty.stderr.contains("warning: precise: shard 4 of 4 holds no runs")
                 && empty.stderr.contains("N ≤ 3"), "\(empty.stderr)")
         let plain = try cli(["run", "my.json", "--shard", "10/10", "--out", "p10"] + syn, in: dir)

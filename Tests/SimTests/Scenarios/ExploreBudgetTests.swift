@@ -15,7 +15,7 @@ import GrouperModel
 /// the shrink's candidates. A case that loops is a `runs` finding, never a search that hangs.
 @Suite struct ExploreBudgetTests {
     static let text = """
-        {"format": 1, "name": "b", "duration": "6h", "group": {"devices": 3, "k": 2, "n": 3, "s": 3, "ttl": "1h"},
+        {"format": 1, "name": "b", "duration": "3h", "group": {"devices": 3, "k": 2, "n": 3, "s": 3, "ttl": "1h"},
          "workload": {"update": {"every": "5min"}}}
         """
 

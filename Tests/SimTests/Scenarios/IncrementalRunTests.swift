@@ -88,10 +88,12 @@ import Testing
         #expect(try ScenarioFixtures.files(in: dir.appendingPathComponent("x")) == (try ScenarioFixtures.files(in: dir.appendingPathComponent("three"))))
     }
 
-    /// A built-in needs no FILE; a resumed precision run stops where one run stops.
-    @Test func aBuiltinPrecisionRunResumesWithoutTheFile() throws {
-        let dir = ScenarioFixtures.tempDir("resume-builtin")
-        let args = ["--engine", "synthetic", "--precision", "0.05", "--jobs", "2"]
+    /// A built-in needs no FILE; a resumed precision run stops where one run stops (its points
+    /// stopping together, the default, or per point).
+    @Test(arguments: [[String](), ["--precision-stop", "per-point"]])
+    func aBuiltinPrecisionRunResumesWithoutTheFile(stop: [String]) throws {
+        let dir = ScenarioFixtures.tempDir("resume-builtin\(stop.count)")
+        let args = ["--engine", "synthetic", "--precision", "0.05", "--jobs", "2"] + stop
         #expect(try cli(["run", "churn-k-sweep", "--out", "p"] + args, in: dir, interruptAfter: 40).status == 130)
         let resumed = try cli(["run", "--resume", "p"], in: dir)
         #expect(resumed.status == 0, "\(resumed.stderr)")

@@ -37,6 +37,9 @@ import SimKernel
     }
     """
 
+    /// `text` with points that stop each on its own.
+    static let perPoint = text.replacingOccurrences(of: #""max_replications": 40}"#, with: #""max_replications": 40, "stop": "per-point"}"#)
+
     /// Runs `text` in process into a fresh folder named by `tag` (tests run in parallel).
     func run(_ text: String, jobs: Int, tag: String, extra: (inout RunOptions) -> Void = { _ in }) throws -> [String: Data] {
         let dir = ScenarioFixtures.tempDir("precision-\(tag)")
@@ -53,7 +56,7 @@ import SimKernel
     /// index.html says what summary.md says: the replications that ran (20 and 40, not the cap
     /// as a count for every point), and the replications and target-met columns with the same cells.
     @Test func indexPageSaysWhatTheSummarySays() throws {
-        let files = try run(Self.text, jobs: 1, tag: "index")
+        let files = try run(Self.perPoint, jobs: 1, tag: "index")
         let md = String(decoding: files["summary.md"]!, as: UTF8.self)
         let html = String(decoding: files["index.html"]!, as: UTF8.self)
         #expect(md.contains("target met at 1 of 2 point(s), 60 runs in all"))
@@ -74,7 +77,7 @@ import SimKernel
     /// 0.57 > 0.50, t₁₉·1.026/√20 = 0.4802, relative 0.048017 by scipy): checked at 5, 10, 15,
     /// 20 it stops at 20. The point around zero never meets a relative target and stops at the cap.
     @Test func eachPointStopsAtTheFirstCheckpointThatMeetsTheTarget() throws {
-        let s = try ScenarioLoader.load(ScenarioSource(label: "p.json", text: Self.text))
+        let s = try ScenarioLoader.load(ScenarioSource(label: "p.json", text: Self.perPoint))
         #expect(s.base.precision?.checkpoints == [5, 10, 15, 20, 25, 30, 35, 40])
         let perPoint = try PrecisionRunner.execute(RunPlan(s), points: [0, 1], session: RunSession(executor: AlternatingExecutor(), jobs: 2))
         #expect(perPoint.map(\.count) == [20, 40])
@@ -83,7 +86,7 @@ import SimKernel
         #expect(SampleSummary(values, range: .nonNegative).meets(relative: 0.05))
         #expect(perPoint[0].map(\.replication) == Array(0..<20))
 
-        let files = try run(Self.text, jobs: 1, tag: "stops")
+        let files = try run(Self.perPoint, jobs: 1, tag: "stops")
         let csv = String(decoding: files["summary.csv"]!, as: UTF8.self).split(separator: "\n")
         #expect(csv[0].hasSuffix(",ci95_method,replications,relative_ci95,target_met"))
         #expect(csv[1].hasPrefix("0,1,messages_uploaded,messages,20,") && csv[1].hasSuffix(",20,0.048017,yes"), "\(csv[1])")
@@ -101,11 +104,11 @@ import SimKernel
     }
 
     @Test func theOutputIsTheSameForEveryJobsAndForShardsMerged() throws {
-        let one = try run(Self.text, jobs: 1, tag: "jobs1")
-        #expect(try run(Self.text, jobs: 3, tag: "jobs3") == one)
+        let one = try run(Self.perPoint, jobs: 1, tag: "jobs1")
+        #expect(try run(Self.perPoint, jobs: 3, tag: "jobs3") == one)
         let dir = ScenarioFixtures.tempDir("precision-shards")
         let file = dir.appendingPathComponent("p.json")
-        try Data(Self.text.utf8).write(to: file)
+        try Data(Self.perPoint.utf8).write(to: file)
         var shards: [(where_: String, file: ShardFile)] = []
         for i in 1...3 {
             var o = RunOptions()
@@ -125,7 +128,7 @@ import SimKernel
 
     /// `--precision` sets the target of the scenario's block, or of its first metric.
     @Test func theCommandLineTargetOverridesOrAddsTheBlock() throws {
-        let loose = try run(Self.text, jobs: 2, tag: "loose") { $0.precision = 0.5 }
+        let loose = try run(Self.perPoint, jobs: 2, tag: "loose") { $0.precision = 0.5 }
         let md = String(decoding: loose["summary.md"]!, as: UTF8.self)
         #expect(md.contains("| 0 | 1 | 5 | yes |"), "\(md)")
         let fixed = Self.text.replacingOccurrences(of: #""precision": {"metrics": ["messages_uploaded"], "relative_ci95": 0.05, "min_replications": 5, "max_replications": 40}"#,
@@ -138,7 +141,8 @@ import SimKernel
         let resolved = try JSONParser.parse(String(decoding: all["resolved.json"]!, as: UTF8.self))
         let point = JSONWriter.pretty(item(resolved["points"], 0)!["scenario"]!)
         let back = try ScenarioLoader.load(ScenarioSource(label: "r.json", text: point))
-        #expect(back.base.precision == PrecisionSpec(metrics: ["messages_uploaded"], relativeCI95: 0.2))
+        #expect(back.base.precision == PrecisionSpec(metrics: ["messages_uploaded"], relativeCI95: 0.2, stop: .together))
+        #expect(manifest["precision"]?["stop"] == .string("together"))
         // --replications replaces a target by a fixed count.
         let plain = try run(Self.text, jobs: 2, tag: "plain") { $0.replications = 3 }
         #expect(String(decoding: plain["runs.csv"]!, as: UTF8.self).split(separator: "\n").count == 7)

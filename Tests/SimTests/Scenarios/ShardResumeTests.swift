@@ -49,15 +49,19 @@ import Testing
         #expect(try ScenarioFixtures.files(in: dir.appendingPathComponent("s1")) == a)
     }
 
-    /// A precision-target shard (split by point) resumes to the same stopping counts.
+    /// A precision-target shard (split by point, its points stopping per point) resumes to the
+    /// same stopping counts and the same `shard.json`, overrides included.
     @Test func aPrecisionShardResumes() throws {
         let dir = ScenarioFixtures.tempDir("shard-resume-precision")
-        let args = ["--engine", "synthetic", "--precision", "0.05", "--shard", "2/3"]
+        let args = ["--engine", "synthetic", "--precision", "0.05", "--shard", "2/3", "--precision-stop", "per-point",
+                    "--precision-metrics", "converged"]
         #expect(try support.cli(["run", "churn-k-sweep", "--out", "p", "--jobs", "1"] + args, in: dir, interruptAfter: 7).status == 130)
         let resumed = try support.cli(["run", "--resume", "p"], in: dir)
         #expect(resumed.status == 0, "\(resumed.stderr)")
         #expect(try support.cli(["run", "churn-k-sweep", "--out", "one"] + args, in: dir).status == 0)
         let a = try ScenarioFixtures.files(in: dir.appendingPathComponent("p"))
         #expect(try !a.isEmpty && a == (ScenarioFixtures.files(in: dir.appendingPathComponent("one"))))
+        let shard = String(decoding: a[ShardFile.fileName] ?? Data(), as: UTF8.self)
+        #expect(shard.contains(#""precision_stop_override": "per-point""#) && shard.contains(#""precision_metrics_override": ["#), "\(shard.prefix(2000))")
     }
 }

@@ -51,7 +51,7 @@ import GrouperModel
 
     /// The no-recovery canary fails convergence with any settle; the shrunk file keeps the
     /// original's 12 h.
-    @Test func theSettlePeriodIsNeverShrunk() throws {
+    @Test(.tags(.slow)) func theSettlePeriodIsNeverShrunk() throws {
         let dir = ScenarioFixtures.tempDir("shrink-settle")
         let file = dir.appendingPathComponent("canary.json").path
         try ShrinkTests.canary.write(toFile: file, atomically: true, encoding: .utf8)
@@ -65,7 +65,7 @@ import GrouperModel
 
     /// The canary fails with no-recovery and passes with the thesis variant: with
     /// `--control thesis` the shrunk file still does both.
-    @Test func aControlVariantKeepsTheDifference() throws {
+    @Test(.tags(.slow)) func aControlVariantKeepsTheDifference() throws {
         let dir = ScenarioFixtures.tempDir("shrink-control")
         let file = dir.appendingPathComponent("canary.json").path
         try ShrinkTests.canary.write(toFile: file, atomically: true, encoding: .utf8)

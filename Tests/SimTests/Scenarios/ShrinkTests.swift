@@ -38,7 +38,7 @@ import GrouperModel
         return path
     }
 
-    @Test func theCanaryShrinksToASmallScenarioThatStillFails() throws {
+    @Test(.tags(.slow)) func theCanaryShrinksToASmallScenarioThatStillFails() throws {
         let dir = ScenarioFixtures.tempDir("shrink-canary")
         let file = try Self.write(Self.canary, dir, "canary.json")
         let out = dir.appendingPathComponent("small.json").path
@@ -66,7 +66,7 @@ import GrouperModel
         #expect(again.err.contains("convergence (liveness)") && again.err.contains("deleted by the servers' TTL"), "\(again.err)")
     }
 
-    @Test func sameInputSameShrunkFileForAnyJobs() throws {
+    @Test(.tags(.slow)) func sameInputSameShrunkFileForAnyJobs() throws {
         let dir = ScenarioFixtures.tempDir("shrink-determinism")
         let file = try Self.write(Self.canary, dir, "canary.json")
         var texts: [String] = []

@@ -71,4 +71,36 @@ import SimKernel
         #expect(a.steps.last!.label.contains("resend_ranges \"holes\"") && a.steps.last!.result.replications == 1)
         #expect(a.csv.hasPrefix("step,label,equation,simulated_mean,ci95,replications,windows\n"))
     }
+
+    /// `equations` prints each part of UR_i and NU_i beside its refined value; the simulated
+    /// parts add up to the simulated re-uploads (the regression is linear in the counts).
+    @Test func partsOfTheCountsAddUpAndArePrinted() throws {
+        var p = Self.params(offline: 1)
+        p.model = .protocol; p.devices = 4; p.updatesPerDevice = 8; p.replications = 4
+        let r = try ThesisEquations.run(p)
+        let m = r.mix, f = try #require(r.refinedMix)
+        #expect(abs(m.firstCopies.mean + m.repeatedCopies.mean + m.heldCopies.mean - m.reUploads.mean) <= 1e-9 * max(1, m.reUploads.mean))
+        #expect(m.reUploads.mean > 0 && m.firstCopies.mean > 0)
+        let ur = try #require(r.rows.first { $0.equation == "6.5" })
+        #expect(ur.refined == f.reUploads && ur.simulated == m.reUploads)
+        let nu = try #require(r.rows.first { $0.equation == "6.6" })
+        #expect(abs(nu.refined! - (f.normal + f.confirms + f.resendRequests + f.reUploads)) <= 1e-9 * nu.refined!)
+        // Per window of a replication with all three parts (F̄/D = 1/2): they add up.
+        var q = p
+        q.devices = 6; q.updatesPerDevice = 6; q.confirms = 2; q.offline = 3
+        let counts = try ThesisEquations.simulate(q, seed: 3, warmUp: 2, measured: 60)
+        for w in counts.windows { #expect(abs(w[12] + w[13] + w[14] - w[11]) <= 1e-9, "\(w)") }
+        #expect(counts.windows.reduce(0) { $0 + $1[13] } > 0 && counts.windows.reduce(0) { $0 + $1[14] } > 0,
+                "repeated and held copies occur")
+        let md = EquationReport.markdown(r, p)
+        for part in ["normal first uploads", "confirms", "resend requests", "UR_i: first copies of lost messages",
+                     "UR_i: copies stored again for the same requester", "UR_i: copies of messages the requester held",
+                     "UR_i re-uploads (6.5)"] {
+            #expect(md.contains("\n| \(part) | "), "\(part)")
+        }
+        // The thesis model: every re-upload is a multicast, so a first copy.
+        p.model = .thesis
+        let t = try ThesisEquations.run(p)
+        #expect(t.mix.firstCopies.mean == t.mix.reUploads.mean && t.mix.heldCopies.mean == 0 && t.mix.repeatedCopies.mean == 0)
+    }
 }

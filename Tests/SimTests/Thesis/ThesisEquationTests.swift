@@ -64,7 +64,7 @@ import SimKernel
     }
 
     /// The thesis's case 2 (D = 10, U_i = 100, C = 1, F = 2, L = T) from the simulation.
-    @Test func thesisCaseTwoIsTwoHundredThreeHundredOneThreeThousandTen() throws {
+    @Test(.tags(.slow)) func thesisCaseTwoIsTwoHundredThreeHundredOneThreeThousandTen() throws {
         var p = EquationParameters()
         p.offline = 2; p.model = .thesis
         let rows = try ThesisEquations.evaluate(p)
@@ -84,44 +84,72 @@ import SimKernel
         }
     }
 
+    /// F̄/D from 0.125 to 0.5, L/T from 0.5 to 5 (protocol model); the thesis model where its
+    /// schedule has phases (F·L/T not whole), so its CI is not 0.
     static let grid: [GridPoint] = [
         .init(thesis: false, d: 4, u: 8, c: 1, f: 1, lt: 0.5), .init(thesis: false, d: 4, u: 8, c: 1, f: 1, lt: 1),
         .init(thesis: false, d: 4, u: 8, c: 1, f: 1, lt: 2), .init(thesis: false, d: 4, u: 8, c: 1, f: 1, lt: 5),
-        .init(thesis: false, d: 5, u: 8, c: 1, f: 0.5, lt: 1), .init(thesis: false, d: 5, u: 8, c: 0, f: 1.5, lt: 2),
-        .init(thesis: false, d: 3, u: 8, c: 1, f: 1, lt: 0.5), .init(thesis: false, d: 6, u: 6, c: 2, f: 2, lt: 1),
-        .init(thesis: false, d: 5, u: 6, c: 3, f: 1, lt: 4), .init(thesis: true, d: 4, u: 8, c: 1, f: 1, lt: 0.5),
+        .init(thesis: false, d: 8, u: 8, c: 1, f: 1, lt: 1), .init(thesis: false, d: 5, u: 8, c: 0, f: 1.5, lt: 2),
+        .init(thesis: false, d: 4, u: 8, c: 1, f: 2, lt: 0.5), .init(thesis: false, d: 6, u: 6, c: 2, f: 3, lt: 1),
+        .init(thesis: false, d: 4, u: 6, c: 3, f: 2, lt: 5), .init(thesis: true, d: 4, u: 8, c: 1, f: 1, lt: 0.5),
         .init(thesis: true, d: 5, u: 8, c: 0, f: 1.5, lt: 2), .init(thesis: true, d: 3, u: 8, c: 1, f: 1, lt: 0.5),
     ]
     static let fullGrid: [GridPoint] = [
         .init(thesis: false, d: 6, u: 20, c: 2, f: 2, lt: 3), .init(thesis: false, d: 8, u: 10, c: 1, f: 3, lt: 1),
-        .init(thesis: false, d: 10, u: 20, c: 1, f: 2, lt: 1), .init(thesis: false, d: 6, u: 15, c: 3, f: 1, lt: 4),
+        .init(thesis: false, d: 10, u: 30, c: 1, f: 5, lt: 0.5), .init(thesis: false, d: 6, u: 15, c: 3, f: 1, lt: 4),
         .init(thesis: true, d: 6, u: 15, c: 3, f: 1, lt: 4), .init(thesis: true, d: 8, u: 10, c: 1, f: 3, lt: 1),
     ]
 
-    /// The criterion: inside the 95% CI, or within 5% of the simulated mean.
+    /// Tolerance: the simulation's 95% CI widened to a family-wise 95% over the grid's
+    /// comparisons (Bonferroni: 8 distinct quantities per point — UR_i, NU_i, ND_i and five
+    /// parts; NU and ND are D times NU_i and ND_i, and 6.1–6.4 repeat 6.6–6.8 — over up to 18
+    /// points, at most 144, z = 3.58 against 1.96), so a correct form fails no point by chance.
+    static let familyWise = 1.83
+
+    /// Inside the simulated interval (`familyWise` × the 95% CI half-width).
     static func agrees(_ form: Double, _ e: SteadyStateEstimate) -> Bool {
-        abs(form - e.mean) <= max(e.ci95HalfWidth, 0.05 * abs(e.mean)) + 1e-9
+        abs(form - e.mean) <= familyWise * e.ci95HalfWidth + 1e-9 * max(1, abs(e.mean))
     }
 
-    /// The refined forms against the simulation over 12 points of (D, U_i, C, F, L/T), L/T
-    /// from 0.5 to 5: each refined value agrees with its steady-state estimate (up to 8
-    /// replications; points run two at a time), and every CI is at most 15% of its mean, so
-    /// agreement is not bought with a wide interval: a form 40% off fails at every point.
+    /// A part of a count (per device per TTL) can be rare enough that a run sees a few events
+    /// of it or none, and then its batch-means CI says nothing (0 when none was seen): the
+    /// tolerance is at least the rule-of-three bound on events, 3 events of `perEvent` copies
+    /// over the windows·D device-windows seen (3 is the 95% upper bound of a Poisson mean of
+    /// which none was seen). Repeated and held copies come a whole hole at a time: U_i·L/T
+    /// copies (the mean loss of one absence) or U_i (the writer's last T), whichever is more.
+    static func agreesPart(_ form: Double, _ e: SteadyStateEstimate, windows: Int, devices: Int, perEvent: Double) -> Bool {
+        agrees(form, e) || abs(form - e.mean) <= 3 * perEvent / Double(windows * devices)
+    }
+
+    /// The refined forms against the simulation over 12 points of (D, U_i, C, F, L/T), F̄/D up
+    /// to 0.5 and L/T from 0.5 to 5: each refined value, and each part of UR_i and NU_i, lies
+    /// inside the simulated interval (up to 8 replications; points run two at a time), and
+    /// every CI of a count is at most 15% of its mean, so agreement is not bought with a wide
+    /// interval: a form 40% off fails at every point.
     /// EQUATION_GRID=full adds six larger points and raises the cap to 40 replications.
     @Test(.tags(.slow)) func refinedFormsMatchTheSimulationOverAGrid() throws {
         let full = ProcessInfo.processInfo.environment["EQUATION_GRID"] == "full"
         let points = Self.grid + (full ? Self.fullGrid : [])
-        let results = try ParallelRunner.map(points.indices.map { UInt64($0) }, jobs: 2) { i -> [EquationRow] in
+        let results = try ParallelRunner.map(points.indices.map { UInt64($0) }, jobs: 2) { i -> EquationResult in
             var p = points[Int(i)].parameters
             p.replications = full ? 40 : 8; p.jobs = 1
-            return try ThesisEquations.evaluate(p)
+            return try ThesisEquations.run(p)
         }
-        for (point, rows) in zip(points, results) {
-            for row in rows {
+        for (point, r) in zip(points, results) {
+            for row in r.rows {
                 let ref = try #require(row.refined), est = row.simulated
                 #expect(Self.agrees(ref, est), "\(point) \(row.equation): refined \(ref), simulated \(est.mean) ± \(est.ci95HalfWidth)")
                 #expect(est.ci95HalfWidth <= 0.15 * abs(est.mean) + 1e-9, "\(point) \(row.equation): CI too wide")
                 if est.mean > 0 { #expect(!Self.agrees(ref * 1.4, est), "\(point) \(row.equation): a wrong form passes") }
+            }
+            let f = try #require(r.refinedMix), m = r.mix, hole = Double(point.u) * max(1, point.lt)
+            for (name, form, est, perEvent) in [("first copies", f.firstCopies, m.firstCopies, 1.0),
+                                                ("repeated copies", f.repeatedCopies, m.repeatedCopies, hole),
+                                                ("held copies", f.heldCopies, m.heldCopies, hole),
+                                                ("resend requests", f.resendRequests, m.resendRequests, 1),
+                                                ("confirms", f.confirms, m.confirms, 1)] {
+                #expect(Self.agreesPart(form, est, windows: r.windows, devices: point.d, perEvent: perEvent),
+                        "\(point) \(name): refined \(form), simulated \(est.mean) ± \(est.ci95HalfWidth)")
             }
         }
     }
@@ -148,7 +176,7 @@ import SimKernel
         }
     }
 
-    @Test func jsonLinesCarryTheFieldsAndDoNotDependOnJobs() throws {
+    @Test(.tags(.slow)) func jsonLinesCarryTheFieldsAndDoNotDependOnJobs() throws {
         let args = ["equations", "--D", "3", "--U", "4", "--F", "1", "--replications", "4", "--json"]
         let r = try CLIProcess.run(args + ["--jobs", "1"])
         #expect(r.status == 0)

@@ -1,0 +1,79 @@
+import SimKernel
+
+/// What one stored re-upload was, for its requester (docs/protocol.md, Counters). Decided when
+/// the re-upload's job succeeds (where `reUploads` counts it), from what really happened:
+/// - `held`: the requester held the message already (it received it before, and a resend
+///   range over it — under `resend_ranges` `"span"` the range from the first to the last
+///   missing sequence — made the sender re-upload it anyway);
+/// - `repeated`: the requester does not hold it, and a copy of it for this requester was
+///   stored before (that copy expired before the requester fetched it, and it asked again);
+/// - `first`: neither — the first copy of a message the requester misses. A multicast
+///   re-upload (the thesis model's recovery, shared re-uploads) has no single requester and
+///   counts here too.
+public enum ReuploadPart: String, CaseIterable, Sendable {
+    case first, repeated, held
+}
+
+/// Stored re-uploads split into `ReuploadPart`s, per (part, sender device, TTL window
+/// ⌊t / TTL⌋). Observation only: nothing in the protocol reads it, and it is not part of the
+/// run's counters (so not of its fingerprint). Every re-upload `reUploads` counts is counted
+/// in exactly one part.
+public struct ReuploadParts: Sendable {
+    public let ttl: SimDuration
+    private struct Key: Hashable, Comparable {
+        var part: Int, device: Int, window: Int
+        static func < (a: Key, b: Key) -> Bool { (a.part, a.device, a.window) < (b.part, b.device, b.window) }
+    }
+    private var table: [Key: Int] = [:]
+    /// (message id number, requester) pairs a unicast copy was stored for.
+    private var copied: Set<UInt64> = []
+
+    public init(ttl: SimDuration) { self.ttl = ttl }
+
+    /// Classifies and counts one stored re-upload of message number `number` by `device`:
+    /// `requester` nil for a multicast, else its index and whether it holds the message now.
+    mutating func note(number: Int32, device: Int, requester: (index: Int, holds: Bool)?, at time: SimTime) {
+        var part = ReuploadPart.first
+        if let r = requester {
+            let pair = UInt64(UInt32(bitPattern: number)) << 32 | UInt64(UInt32(truncatingIfNeeded: r.index))
+            let before = !copied.insert(pair).inserted
+            part = r.holds ? .held : before ? .repeated : .first
+        }
+        let w = Int(time.nanoseconds / max(ttl.nanoseconds, 1))
+        table[Key(part: ReuploadPart.allCases.firstIndex(of: part)!, device: device, window: w), default: 0] += 1
+    }
+
+    /// Sum over the cells matching the filters (nil = any).
+    public func total(_ part: ReuploadPart, device: Int? = nil, window: Int? = nil) -> Int {
+        let p = ReuploadPart.allCases.firstIndex(of: part)!
+        var sum = 0
+        for (k, v) in table where k.part == p && (device == nil || k.device == device) && (window == nil || k.window == window) {
+            sum += v
+        }
+        return sum
+    }
+}
+
+extension RunRecord {
+    /// Counts a re-upload of `m` by `device` stored now for `requester` (a node id; nil: a
+    /// multicast) in its `ReuploadParts` part; what the requester holds comes from
+    /// `requesterHolds` (set by the world).
+    func noteReuploadPart(_ m: GrouperMessage, device: Int, requester: String?, at time: SimTime) {
+        let r = requester.flatMap { requesterHolds?($0, m) }
+        reuploadParts.note(number: registry.idNumber(m.messageID), device: device, requester: r, at: time)
+    }
+}
+
+extension World {
+    /// Device index of node `node` and whether its Algorithm 1 state has received the normal
+    /// message `m` (sender, sequence); nil for a node that is no device of the run.
+    func requesterHolds(_ node: String, _ m: GrouperMessage) -> (index: Int, holds: Bool)? {
+        guard let r = directory.deviceByNode[node], r < deviceNodes.count else { return nil }
+        return (r, deviceNodes[r].delivery.hasReceived(from: m.sender, sequence: m.sequence))
+    }
+}
+
+extension GrouperSystem {
+    /// Re-uploads stored so far, split into parts (`ReuploadPart`).
+    public var reuploadParts: ReuploadParts { world.record.reuploadParts }
+}
