@@ -34,18 +34,64 @@ struct ClientRequest {
     var connected: Bool
 }
 
-/// Where a step's effects go: the adapter that performs each as it comes
-/// (`DeviceNode.Performing`), or a list a test reads (`CollectedEffects`).
+/// Where a core's effects go, and the input's time: the adapter's sink performs each effect as
+/// it comes (`DeviceNode.Performing`), a test's sink collects them (`CollectedEffects`). A core
+/// takes its sink as a parameter (`_ out: some EffectSink`) and hands it on to the cores it
+/// calls; it never stores it.
 protocol EffectSink {
-    mutating func take(_ effect: consuming ClientEffect)
+    /// When the input arrived.
+    var now: SimTime { get }
+    /// Whether log lines are kept: a core builds a line's text only then.
+    var logging: Bool { get }
+    /// Takes the next effect, in the order the core produces them.
+    func take(_ effect: consuming ClientEffect)
 }
 
-/// A sink that keeps the effects in order; repeated counts of one kind and type become one
-/// effect.
-struct CollectedEffects: EffectSink {
+/// The effects a core produces, by kind. Each is inlined into the core that calls it, so with
+/// the adapter's sink the effect value is not built: the core runs the adapter's code for that
+/// effect directly.
+extension EffectSink {
+    @inline(__always)
+    func request(_ r: consuming ClientRequest) { take(.request(r)) }
+
+    @inline(__always)
+    func cpu(_ work: SimDuration, then event: GrouperEvent? = nil) { take(.cpu(work, then: event)) }
+
+    @inline(__always)
+    func log(_ text: @autoclosure () -> String) {
+        if logging { take(.log(text())) }
+    }
+
+    /// Adds `amount` to counter `kind`.
+    @inline(__always)
+    func count(_ kind: CounterKind, type: MessageType, amount: Int = 1) {
+        take(.count(kind, type, amount: amount))
+    }
+
+    @inline(__always)
+    func timing(_ t: TransferTiming) { take(.timing(t)) }
+
+    @inline(__always)
+    func handled(_ messages: [GrouperMessage]) { take(.handled(messages)) }
+
+    @inline(__always)
+    func internalFailure(_ text: String) { take(.internalFailure(text)) }
+}
+
+/// A sink that keeps the effects of one input in order; repeated counts of one kind and type
+/// become one effect.
+final class CollectedEffects: EffectSink {
+    let now: SimTime
+    let logging: Bool
+    /// The effects produced so far, in order.
     private(set) var effects: [ClientEffect] = []
 
-    mutating func take(_ effect: consuming ClientEffect) {
+    init(now: SimTime, logging: Bool = true) {
+        self.now = now
+        self.logging = logging
+    }
+
+    func take(_ effect: consuming ClientEffect) {
         if case .count(let kind, let type, let amount) = effect, case .count(kind, type, let n)? = effects.last {
             effects[effects.count - 1] = .count(kind, type, amount: n + amount)
         } else {
@@ -54,76 +100,45 @@ struct CollectedEffects: EffectSink {
     }
 }
 
-/// One step of a client core: the input's time, and the effects the core produces for it, in
-/// the order it produces them, handed to `sink` as they come. The adapter's sink performs
-/// each at once (`DeviceNode.step`), so nothing is kept or copied between core and adapter;
-/// a test's step collects them (`ClientStep(now:)`, then `effects`).
-struct ClientStep<Sink: EffectSink> {
-    /// When the input arrived.
-    let now: SimTime
-    /// Whether log lines are kept: a core builds a line's text only then.
-    let logging: Bool
-    var sink: Sink
-
-    init(now: SimTime, logging: Bool, sink: Sink) {
-        self.now = now
-        self.logging = logging
-        self.sink = sink
-    }
-
-    mutating func request(_ r: ClientRequest) { sink.take(.request(r)) }
-
-    mutating func cpu(_ work: SimDuration, then event: GrouperEvent? = nil) { sink.take(.cpu(work, then: event)) }
-
-    mutating func log(_ text: @autoclosure () -> String) {
-        if logging { sink.take(.log(text())) }
-    }
-
-    /// Adds `amount` to counter `kind`.
-    mutating func count(_ kind: CounterKind, type: MessageType, amount: Int = 1) {
-        sink.take(.count(kind, type, amount: amount))
-    }
-
-    mutating func timing(_ t: TransferTiming) { sink.take(.timing(t)) }
-
-    mutating func handled(_ messages: [GrouperMessage]) { sink.take(.handled(messages)) }
-
-    mutating func internalFailure(_ text: String) { sink.take(.internalFailure(text)) }
-}
-
-extension ClientStep where Sink == CollectedEffects {
-    /// A step that collects its effects (`effects`).
-    init(now: SimTime, logging: Bool = true) {
-        self.init(now: now, logging: logging, sink: CollectedEffects())
-    }
-
-    /// The effects produced so far, in order.
-    var effects: [ClientEffect] { sink.effects }
-}
-
 extension DeviceNode {
-    /// The adapter's sink: performs each effect through `ctx` as the core produces it.
+    /// The adapter's sink: performs each effect through `ctx` as the core produces it. Four
+    /// words (the device, the context), so a core receives it in registers, borrowed: handing
+    /// it to a core copies no reference.
     struct Performing<Context: DeviceContext>: EffectSink {
         let node: DeviceNode
         let ctx: Context
 
+        /// Transparent (inlined before the optimiser's ownership passes), so a sink built from
+        /// a borrowed device and context stays a borrow: no retain of either.
+        @_transparent
+        init(node: DeviceNode, ctx: Context) {
+            self.node = node
+            self.ctx = ctx
+        }
+
+        var now: SimTime { ctx.now }
+
+        var logging: Bool { ctx.logging }
+
+        @inline(__always)
         func take(_ effect: consuming ClientEffect) { node.perform(effect, ctx) }
     }
 
-    /// Runs a core's `body` for an input arriving now, performing each effect as the core
-    /// produces it (in the order produced, as a collected step would list them).
-    func step<C: DeviceContext>(_ ctx: C, _ body: (inout ClientStep<Performing<C>>) -> Void) {
-        var s = ClientStep(now: ctx.now, logging: ctx.logging, sink: Performing(node: self, ctx: ctx))
-        body(&s)
-    }
+    /// The sink for an input arriving now through `ctx`: the core's effects are performed as it
+    /// produces them (in the order produced, as a collected step would list them).
+    @_transparent
+    func performing<C: DeviceContext>(_ ctx: C) -> Performing<C> { Performing(node: self, ctx: ctx) }
 
     /// Performs `effects` in order through `ctx`.
     func perform(_ effects: [ClientEffect], _ ctx: some DeviceContext) {
         for e in effects { perform(e, ctx) }
     }
 
+    /// One effect. Inlined into each call site, where the effect's case is known, so only
+    /// that case's code remains.
+    @inline(__always)
     func perform(_ effect: consuming ClientEffect, _ ctx: some DeviceContext) {
-        switch effect {
+        switch consume effect {
         case .request(let r): perform(r, ctx)
         case .cpu(let work, let then):
             let done = ctx.useCPU(work)
@@ -138,7 +153,9 @@ extension DeviceNode {
     }
 
     /// Numbers the request, remembers what it is for, and sends it once the CPU has built it
-    /// (the client's per-request cost delays the send); offline, it fails at once.
+    /// (the client's per-request cost delays the send); offline, it fails at once. Inlined where
+    /// the request is built, so its fields move into the server request without copies.
+    @inline(__always)
     func perform(_ r: consuming ClientRequest, _ ctx: some DeviceContext) {
         let id = ctx.takeRequestID()
         pending.insert(id, r.purpose)
@@ -147,9 +164,10 @@ extension DeviceNode {
             return
         }
         let sentAt = ctx.useCPU(config.device.requestTime)
+        let bytes = WireSize.request(r.call, scheme: config.scheme) + costedWireBytes(r.call)
+        let server = r.server
         let request = ServerRequest(requestID: id, device: index, groupID: directory.groupID,
                                     key: r.key, call: r.call, sentAt: sentAt)
-        let bytes = WireSize.request(r.call, scheme: config.scheme) + costedWireBytes(r.call)
-        ctx.send(consume request, bytes: bytes, to: r.server)
+        ctx.send(consume request, bytes: bytes, to: server)
     }
 }

@@ -6,7 +6,7 @@ extension DeviceNode {
     /// `sender.update` of an object sent in chunks: one normal update message per chunk (each its
     /// own sequence number), the object written locally and recorded as one write whose version
     /// and id are those of its last chunk.
-    func senderUpdateChunked(objectID: String, size: Int, _ c: ChunkingConfig, _ out: inout ClientStep<some EffectSink>) {
+    func senderUpdateChunked(objectID: String, size: Int, _ c: ChunkingConfig, _ out: some EffectSink) {
         let seed = rng.next()
         let count = c.chunkCount(size: size)
         var real = "", last: GrouperMessage?
@@ -18,27 +18,27 @@ extension DeviceNode {
             let m = makeMessage(.update, content: r.content, sequence: sequence, objectID: objectID,
                                 receiver: GrouperMessage.multicast, at: out.now)
             stores.costedBytes[m.messageID] = r.modelledBytes
-            enqueueNormal(m, &out)
+            enqueueNormal(m, out)
             last = m
         }
         guard var whole = last else { return }
         whole.content = ChunkRecord.objectContent(objectID: objectID, size: size, count: count, seed: seed, real: real)
-        recordWrite(whole, &out)
+        recordWrite(whole, out)
         _ = store.updateRemote(whole)
-        chargeAtRest(bytes: size, &out)
-        kickOutbox(&out)
+        chargeAtRest(bytes: size, out)
+        kickOutbox(out)
     }
 
     /// What an applied normal message writes to the store: itself (not a chunk), nothing yet (a
     /// chunk of an object still missing chunks), or the whole object (its last missing chunk).
     /// Each chunk is encrypted as it arrives when the store is encrypted at rest.
-    func assemble(_ m: GrouperMessage, _ out: inout ClientStep<some EffectSink>) -> GrouperMessage? {
+    func assemble(_ m: GrouperMessage, _ out: some EffectSink) -> GrouperMessage? {
         guard m.type == .update else { return m }
         guard config.chunking != nil, let r = ChunkRecord.parse(m.content) else {
-            chargeAtRest(bytes: m.content.utf8.count, &out)
+            chargeAtRest(bytes: m.content.utf8.count, out)
             return m
         }
-        chargeAtRest(bytes: r.bytes, &out)
+        chargeAtRest(bytes: r.bytes, out)
         guard let whole = chunks.add(r, of: m) else { return nil }
         out.log("reassembled \(m.objectID) from \(r.count) chunk(s)")
         return whole

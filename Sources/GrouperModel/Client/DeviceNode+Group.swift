@@ -93,9 +93,8 @@ extension DeviceNode {
         isMember = true
         joinedAt = ctx.now
         registerDeviceToken(ctx)
-        step(ctx) {
-            _ = handleAll(order(messages), &$0)
-            if online { requestReceive(&$0) }
-        }
+        let out = performing(ctx)
+        _ = handleAll(order(messages), out)
+        if online { requestReceive(out) }
     }
 }

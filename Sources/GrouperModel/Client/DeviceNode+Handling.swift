@@ -13,7 +13,7 @@ struct ResendTask: Sendable {
 extension DeviceNode {
     /// Runs Algorithm 1 on each message in order; returns the messages handled (not dropped)
     /// and the number of store writes.
-    func handleAll(_ messages: [GrouperMessage], _ out: inout ClientStep<some EffectSink>) -> ([GrouperMessage], Int) {
+    func handleAll(_ messages: [GrouperMessage], _ out: some EffectSink) -> ([GrouperMessage], Int) {
         var handled = HandledMessages(given: messages), writes = 0
         let pipeline = stores.pipeline
         for m in messages {
@@ -27,26 +27,26 @@ extension DeviceNode {
                 handled.append(m)
             }
             // Each action in place (iterating the inline pair copied every action twice).
-            if let a = actions.first { perform(a, handled: &handled, writes: &writes, &out) }
-            if let a = actions.second { perform(a, handled: &handled, writes: &writes, &out) }
+            if let a = actions.first { perform(a, handled: &handled, writes: &writes, out) }
+            if let a = actions.second { perform(a, handled: &handled, writes: &writes, out) }
         }
         return (handled.messages, writes)
     }
 
     /// One of Algorithm 1's actions for a message.
-    private func perform(_ a: DeliveryAction, handled: inout HandledMessages, writes: inout Int, _ out: inout ClientStep<some EffectSink>) {
+    private func perform(_ a: DeliveryAction, handled: inout HandledMessages, writes: inout Int, _ out: some EffectSink) {
         switch a {
         case .apply(let msg):
             writes += 1
             hold(msg)
             out.log("handle \(label(msg)) from \(directory.name(ofNode: msg.sender))")
-            guard let applied = assemble(msg, &out) else { return }   // a chunk of an incomplete object
+            guard let applied = assemble(msg, out) else { return }   // a chunk of an incomplete object
             storeWrite(applied)
             handled.append(applied)
         case .askResend(let sender, let range, let holes):
-            if config.recovery.receiverAsks { sendResendRequest(to: sender, range: range, holes: holes, &out) }
+            if config.recovery.receiverAsks { sendResendRequest(to: sender, range: range, holes: holes, out) }
         case .answerResend(let requester, let range, let holes):
-            answerResend(requester: requester, range: range, holes: holes, &out)
+            answerResend(requester: requester, range: range, holes: holes, out)
         case .duplicate(let msg):
             out.count(.duplicatesDropped, type: msg.type)
         case .none:
@@ -64,7 +64,7 @@ extension DeviceNode {
     /// running, or its copy for it queued, unsent or in flight: `reuploading`) is left out, so
     /// overlapping requests merge and each requester gets one copy at a time.
     func answerResend(requester: String, range: ClosedRange<Int>, holes: [ClosedRange<Int>]? = nil,
-                      _ out: inout ClientStep<some EffectSink>) {
+                      _ out: some EffectSink) {
         guard range.lowerBound <= sent.count else { return }
         var items = (holes ?? [range]).flatMap { r in
             r.lowerBound <= sent.count ? sentItems((r.lowerBound - 1)..<min(r.upperBound, sent.count)) : []
@@ -73,7 +73,7 @@ extension DeviceNode {
         nextTaskID += 1
         guard config.recovery.senderChecksServers else {
             return reupload(ResendTask(id: id, requester: requester, items: items,
-                                       holders: Array(repeating: 0, count: items.count), waiting: 0), &out)
+                                       holders: Array(repeating: 0, count: items.count), waiting: 0), out)
         }
         if !reuploading.isEmpty && config.plantedBug != .duplicateReupload {
             items.removeAll { reuploading.contains(ReuploadKey(messageID: $0.message.messageID, requester: requester)) }
@@ -88,11 +88,11 @@ extension DeviceNode {
                                      holders: Array(repeating: 0, count: items.count), waiting: config.servers)
         let ids = items.map(\.message.messageID)
         for j in 0..<config.servers {
-            send(.transferConfirm(ids, for: requester), to: j, purpose: .existence(taskID: id, server: j), &out)
+            send(.transferConfirm(ids, for: requester), to: j, purpose: .existence(taskID: id, server: j), out)
         }
     }
 
-    func existenceDone(task id: Int, server: Int, _ outcome: RequestOutcome, _ out: inout ClientStep<some EffectSink>) {
+    func existenceDone(task id: Int, server: Int, _ outcome: RequestOutcome, _ out: some EffectSink) {
         guard var t = resendTasks[id] else { return }
         if case .reply(.missing(let gone)) = outcome {
             let goneSet = Set(gone)
@@ -101,7 +101,7 @@ extension DeviceNode {
         t.waiting -= 1
         guard t.waiting == 0 else { resendTasks[id] = t; return }
         resendTasks[id] = nil
-        reupload(t, &out)
+        reupload(t, out)
     }
 
     /// Re-uploads, to the requester only, each message that fewer servers still hold for it
@@ -110,7 +110,7 @@ extension DeviceNode {
     /// whose stored shares I overwrote as unicast for someone else before; on a per-receiver
     /// server the multicast share is never overwritten. A message not re-uploaded to the
     /// requester is no longer being answered for it.
-    func reupload(_ t: ResendTask, _ out: inout ClientStep<some EffectSink>) {
+    func reupload(_ t: ResendTask, _ out: some EffectSink) {
         var chosen: [OutboxItem] = []
         let overwrites = config.variant.shareKeying == .perMessage, needed = reuploadThreshold
         for (i, item) in t.items.enumerated() {
@@ -143,7 +143,7 @@ extension DeviceNode {
                 + (config.resendMulticastAfter == nil ? "" : " or on their way")
             : said.joined(separator: "; "))
         outbox.append(contentsOf: shared + own)  // one job each
-        kickOutbox(&out)
+        kickOutbox(out)
     }
 }
 

@@ -36,40 +36,40 @@ extension DeviceNode {
     }
 
     /// `sender.update(object)`: writes locally, then multicasts an update message.
-    func senderUpdate(objectID: String, size: Int, _ out: inout ClientStep<some EffectSink>) {
+    func senderUpdate(objectID: String, size: Int, _ out: some EffectSink) {
         sequence += 1
         let content = store.marshall(objectID: objectID, size: size, updater: node, time: seconds(out.now))
         let m = makeMessage(.update, content: content, sequence: sequence, objectID: objectID,
                             receiver: GrouperMessage.multicast, at: out.now)
         _ = store.updateRemote(m)
-        chargeAtRest(bytes: content.utf8.count, &out)
-        sendNormal(m, &out)
+        chargeAtRest(bytes: content.utf8.count, out)
+        sendNormal(m, out)
     }
 
     /// `sender.delete(object)`: deletes locally, then multicasts a delete message.
-    func senderDelete(objectID: String, _ out: inout ClientStep<some EffectSink>) {
+    func senderDelete(objectID: String, _ out: some EffectSink) {
         sequence += 1
         let m = makeMessage(.delete, content: objectID, sequence: sequence, objectID: objectID,
                             receiver: GrouperMessage.multicast, at: out.now)
         _ = store.deleteRemote(m)
-        sendNormal(m, &out)
+        sendNormal(m, out)
     }
 
-    func sendNormal(_ m: GrouperMessage, _ out: inout ClientStep<some EffectSink>) {
-        recordWrite(m, &out)
-        enqueueNormal(m, &out)
-        kickOutbox(&out)
+    func sendNormal(_ m: GrouperMessage, _ out: some EffectSink) {
+        recordWrite(m, out)
+        enqueueNormal(m, out)
+        kickOutbox(out)
     }
 
     /// The reference record of a write (`m` is what every member must end with).
-    func recordWrite(_ m: GrouperMessage, _ out: inout ClientStep<some EffectSink>) {
+    func recordWrite(_ m: GrouperMessage, _ out: some EffectSink) {
         record.recordWrite(ObjectWrite(device: index, messageID: m.messageID, objectID: m.objectID,
                                       version: ObjectVersion(of: m), content: m.type == .update ? m.content : nil,
                                       time: out.now))
     }
 
     /// Holds, remembers and queues one of my normal messages for upload.
-    func enqueueNormal(_ m: GrouperMessage, _ out: inout ClientStep<some EffectSink>) {
+    func enqueueNormal(_ m: GrouperMessage, _ out: some EffectSink) {
         let handle = hold(m)
         let item = OutboxItem(message: m, splitSeed: rng.next(), shareReceiver: nil, isReupload: false)
         sent.append(SentRecord(handle: handle, splitSeed: item.splitSeed))
@@ -78,7 +78,7 @@ extension DeviceNode {
     }
 
     /// `sender.confirm()`: multicasts my highest normal sequence (nothing to confirm at 0).
-    func senderConfirm(_ out: inout ClientStep<some EffectSink>) {
+    func senderConfirm(_ out: some EffectSink) {
         guard config.variant.sendsConfirms, sequence > 0 else { return }
         lastConfirmAt = out.now
         let m = makeMessage(.confirm, content: String(sequence), sequence: 0, objectID: "",
@@ -89,22 +89,22 @@ extension DeviceNode {
             unsent.removeAll { $0.message.type == .confirm }
         }
         outbox.append(OutboxItem(message: m, splitSeed: rng.next(), shareReceiver: nil, isReupload: false))
-        kickOutbox(&out)
+        kickOutbox(out)
     }
 
     /// Asks `sender` (a node id) to resend `range` (only its `holes` when given).
     func sendResendRequest(to sender: String, range: ClosedRange<Int>, holes: [ClosedRange<Int>]? = nil,
-                           _ out: inout ClientStep<some EffectSink>) {
+                           _ out: some EffectSink) {
         let m = makeMessage(.resend, content: DeliveryState.formatRanges(range, holes: holes), sequence: 0, objectID: "",
                             receiver: sender, at: out.now)
         out.count(.resendRequests, type: .resend)
         out.log("create resend(\(m.content)) to \(directory.name(ofNode: sender))")
         outbox.append(OutboxItem(message: m, splitSeed: rng.next(), shareReceiver: sender, isReupload: false))
-        kickOutbox(&out)
+        kickOutbox(out)
     }
 
     /// Moves the unsent queue back to the outbox (a fresh polynomial in as-built).
-    func retryUnsent(_ out: inout ClientStep<some EffectSink>) {
+    func retryUnsent(_ out: some EffectSink) {
         guard !unsent.isEmpty else { return }
         let fresh = config.variant == .asBuilt && config.asBuilt.freshPolynomialOnRetry
         for var item in unsent {
@@ -114,7 +114,7 @@ extension DeviceNode {
         }
         out.log("retry \(unsent.count) unsent")
         unsent.removeAll()
-        kickOutbox(&out)
+        kickOutbox(out)
     }
 
     func label(_ m: GrouperMessage) -> String {

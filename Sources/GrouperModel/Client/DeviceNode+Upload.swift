@@ -4,7 +4,7 @@ extension DeviceNode {
     /// Starts the next upload job if none is deciding: the head run of the outbox with one
     /// share receiver, at most `batchLimit` messages. Encoding and splitting happen now; the
     /// puts leave when the CPU is done (`uploadReady`, which sets the job's `ready`).
-    func kickOutbox(_ out: inout ClientStep<some EffectSink>) {
+    func kickOutbox(_ out: some EffectSink) {
         guard job == nil, online, isMember, !wedged, let first = outbox.first else { return }
         var count = 0
         while count < outbox.count && count < config.batchLimit
@@ -35,7 +35,7 @@ extension DeviceNode {
                                                 share: shares[j], messageNumber: number))
             }
         }
-        guard !kept.isEmpty else { return kickOutbox(&out) }
+        guard !kept.isEmpty else { return kickOutbox(out) }
         let syncTime = config.device.syncTime(jsonBytes: jsonBytes, storeWrites: 0)
         let sharingTime = config.device.sharingTime(work)
         let id = nextJobID
@@ -45,7 +45,7 @@ extension DeviceNode {
         out.cpu(syncTime + sharingTime, then: .uploadReady(jobID: id))
     }
 
-    func uploadReady(_ id: Int, _ out: inout ClientStep<some EffectSink>) {
+    func uploadReady(_ id: Int, _ out: some EffectSink) {
         guard var j = job, j.id == id else { return }
         let perServer = j.perServer
         j.perServer = []
@@ -54,13 +54,13 @@ extension DeviceNode {
         for server in 0..<config.servers {
             for item in j.items { out.count(.sharePuts, type: item.message.type) }
             send(.transferPut(perServer[server]), to: server,
-                 purpose: .put(jobID: id, server: server, count: perServer[server].count), &out)
+                 purpose: .put(jobID: id, server: server, count: perServer[server].count), out)
         }
     }
 
-    func putDone(job id: Int, server: Int, count: Int, _ outcome: RequestOutcome, _ out: inout ClientStep<some EffectSink>) {
+    func putDone(job id: Int, server: Int, count: Int, _ outcome: RequestOutcome, _ out: some EffectSink) {
         guard var j = job, j.id == id else {
-            lateAnswer(job: id, stored: outcome == .reply(.stored(count)), &out)
+            lateAnswer(job: id, stored: outcome == .reply(.stored(count)), out)
             return
         }
         j.answered += 1
@@ -74,11 +74,11 @@ extension DeviceNode {
             if outcome == .timedOut { j.timedOut += 1 }
         }
         job = j
-        evaluate(&out)
+        evaluate(out)
     }
 
     /// Thesis: decide as soon as ok ≥ s or ok ≥ s became impossible. As-built: wait for all.
-    func evaluate(_ out: inout ClientStep<some EffectSink>) {
+    func evaluate(_ out: some EffectSink) {
         guard let j = job else { return }
         let n = config.servers, s = config.s
         if config.variant == .asBuilt && config.asBuilt.verdictWaitsForAllServers {
@@ -95,24 +95,24 @@ extension DeviceNode {
                 out.log("wedged: last server failed; \(j.items.count) message(s) never finalised")
                 return
             }
-            decide(j.okServers.count >= s, &out)
+            decide(j.okServers.count >= s, out)
         } else if j.okServers.count >= s {
-            decide(true, &out)
+            decide(true, out)
         } else if j.failed > n - s {
-            decide(false, &out)
+            decide(false, out)
         }
     }
 
     /// A put answer that arrives after its job's verdict still counts stored shares. After a
     /// failed verdict the log says what the late answer did: shares stored late can still be
     /// rebuilt by receivers although the sender keeps the messages unsent.
-    func lateAnswer(job id: Int, stored: Bool, _ out: inout ClientStep<some EffectSink>) {
+    func lateAnswer(job id: Int, stored: Bool, _ out: some EffectSink) {
         guard var late = lateJobs[id] else { return }
         if stored {
             for t in late.types { out.count(.sharesStored, type: t) }
             late.stored += 1
             if !late.succeeded && late.stored == config.k {
-                for (n, t) in zip(late.numbers, late.types) { countRebuildable(n, t, &out) }
+                for (n, t) in zip(late.numbers, late.types) { countRebuildable(n, t, out) }
             }
         }
         late.remaining -= 1
@@ -124,7 +124,7 @@ extension DeviceNode {
         lateJobs[id] = late.remaining > 0 ? late : nil
     }
 
-    func decide(_ success: Bool, _ out: inout ClientStep<some EffectSink>) {
+    func decide(_ success: Bool, _ out: some EffectSink) {
         guard let j = job else { return }
         job = nil
         if j.answered < config.servers {
@@ -138,7 +138,7 @@ extension DeviceNode {
                                           secretSharing: j.sharingTime, network: out.now - j.ready,
                                           succeeded: success))
         let to = j.shareReceiver.map { directory.name(ofNode: $0) } ?? "*"
-        adaptBatch(after: j, success: success, &out)
+        adaptBatch(after: j, success: success, out)
         if success {
             multicastReuploadDone(j.items)
             reuploadsSettled(j.items)
@@ -152,14 +152,14 @@ extension DeviceNode {
             out.log("upload \(j.items.map { label($0.message) }.joined(separator: ",")) to \(to)")
             if let first = j.okServers.min() {
                 send(.userNotify(receiver: j.shareReceiver ?? GrouperMessage.multicast, category: "grouper",
-                                 content: "new messages"), to: first, purpose: .notify, &out)
+                                 content: "new messages"), to: first, purpose: .notify, out)
             }
         } else {
             for item in j.items {
                 out.count(.uploadAttemptsFailed, type: item.message.type)
                 if !item.failedBefore { out.count(.uploadFailures, type: item.message.type) }
                 if j.okServers.count >= config.k {
-                    countRebuildable(stores.registry.idNumber(item.message.messageID), item.message.type, &out)
+                    countRebuildable(stores.registry.idNumber(item.message.messageID), item.message.type, out)
                 }
             }
             let pending = config.servers - j.answered
@@ -168,14 +168,14 @@ extension DeviceNode {
                 + "\(j.items.map { label($0.message) }.joined(separator: ",")) to \(to); unsent")
             unsent.append(contentsOf: j.items.map { var item = $0; item.failedBefore = true; return item })
         }
-        kickOutbox(&out)
+        kickOutbox(out)
     }
 }
 
 extension DeviceNode {
     /// Counts `failedButRebuildable` for message number `n` the first time one of its failed
     /// upload attempts reached ≥ k servers: a message, not an attempt.
-    func countRebuildable(_ n: Int32, _ type: MessageType, _ out: inout ClientStep<some EffectSink>) {
+    func countRebuildable(_ n: Int32, _ type: MessageType, _ out: some EffectSink) {
         guard !rebuildableCounted.contains(n) else { return }
         rebuildableCounted.insert(n)
         out.count(.failedButRebuildable, type: type)
@@ -198,7 +198,7 @@ extension DeviceNode {
     /// A job some server could not take in time is retried in halves (down to one message)
     /// rather than repeated whole forever; successes double the cap back to `batchLimit`.
     /// As-built repeats the same batch.
-    func adaptBatch(after j: UploadJob, success: Bool, _ out: inout ClientStep<some EffectSink>) {
+    func adaptBatch(after j: UploadJob, success: Bool, _ out: some EffectSink) {
         guard config.variant != .asBuilt else { return }
         if success {  // a job at the cap got through: allow larger ones again
             if j.items.count >= batchCap { batchCap = min(config.batchLimit, batchCap * 2) }

@@ -28,9 +28,9 @@ struct OutboxItem: Sendable {
 /// timers, CPU, the servers, the other device of a face-to-face invitation, the log and
 /// counters — through the `DeviceContext` each call is given: no simulator, network or CPU
 /// model in it (`SimulatedDeviceNode` feeds it from the kernel). Its sender and receiver are
-/// cores: each input (`reply(to:_:_:)`, `cpuDone`, a command) fills a `ClientStep` with effects,
-/// which `handle` performs (docs/architecture.md). All behaviour-relevant iteration is over
-/// arrays or sorted keys.
+/// cores: each input (`reply(to:_:_:)`, `cpuDone`, a command) hands its effects to an
+/// `EffectSink`, which `handle` makes the adapter (`Performing`) that performs them
+/// (docs/architecture.md). All behaviour-relevant iteration is over arrays or sorted keys.
 final class DeviceNode {
     let name: String
     let index: Int
@@ -147,10 +147,10 @@ final class DeviceNode {
         case .response(let id, let outcome): complete(id, outcome, ctx)
         case .timeout(let id): complete(id, .timedOut, ctx)
         case .push:
-            if online && isMember && config.receive.onPush { step(ctx) { requestReceive(&$0) } }
+            if online && isMember && config.receive.onPush { requestReceive(performing(ctx)) }
         case .timer(let t): timer(t, ctx)
         case .command(let c): command(c, ctx)
-        case .uploadReady, .roundProcessed: step(ctx) { cpuDone(event, &$0) }
+        case .uploadReady, .roundProcessed: cpuDone(event, performing(ctx))
         case .request, .sweep, .serverCommand: break
         }
     }
@@ -158,15 +158,15 @@ final class DeviceNode {
     func command(_ c: DeviceCommand, _ ctx: some DeviceContext) {
         switch c {
         case .update(let id, let size):
-            if isMember, let c = config.chunking { step(ctx) { senderUpdateChunked(objectID: id, size: size, c, &$0) } }
-            else if isMember { step(ctx) { senderUpdate(objectID: id, size: size, &$0) } }
-        case .delete(let id): if isMember { step(ctx) { senderDelete(objectID: id, &$0) } }
-        case .confirm: if isMember { step(ctx) { senderConfirm(&$0) } }
-        case .receive: if isMember && online { step(ctx) { requestReceive(&$0) } }
+            if isMember, let c = config.chunking { senderUpdateChunked(objectID: id, size: size, c, performing(ctx)) }
+            else if isMember { senderUpdate(objectID: id, size: size, performing(ctx)) }
+        case .delete(let id): if isMember { senderDelete(objectID: id, performing(ctx)) }
+        case .confirm: if isMember { senderConfirm(performing(ctx)) }
+        case .receive: if isMember && online { requestReceive(performing(ctx)) }
         case .setOnline(let on, let reason): setOnline(offline.set(reason, on ? nil : true) == nil, ctx)
         case .invite(let invitee): invite(invitee, ctx)
         case .answerResend(let requester, let range):
-            if isMember { step(ctx) { answerResend(requester: directory.nodeIDs[requester], range: range, &$0) } }
+            if isMember { answerResend(requester: directory.nodeIDs[requester], range: range, performing(ctx)) }
         }
     }
 
@@ -175,19 +175,19 @@ final class DeviceNode {
         case .confirm:
             if let p = config.confirm.period {
                 let asBuiltDemo = config.variant == .asBuilt && config.asBuilt.confirmAfterReceiveOncePerTTL
-                if isMember && online && !asBuiltDemo { step(ctx) { senderConfirm(&$0) } }
+                if isMember && online && !asBuiltDemo { senderConfirm(performing(ctx)) }
                 ctx.schedule(.timer(.confirm), after: p)
             }
         case .pull:
             if let p = config.receive.pullPeriod {
-                if isMember && online { step(ctx) { requestReceive(&$0) } }
+                if isMember && online { requestReceive(performing(ctx)) }
                 ctx.schedule(.timer(.pull), after: p)
             }
         case .unsentRetry:
             if let p = config.unsent.period {
                 let onlyLaunch = config.variant == .asBuilt && config.asBuilt.retryOnlyOnLaunch
                 if isMember && online { retryRegistrations(ctx) }
-                if isMember && online && !onlyLaunch { step(ctx) { retryUnsent(&$0) } }
+                if isMember && online && !onlyLaunch { retryUnsent(performing(ctx)) }
                 ctx.schedule(.timer(.unsentRetry), after: p)
             }
         }
@@ -218,50 +218,53 @@ final class DeviceNode {
         if config.variant == .asBuilt { wedged = false }  // the app relaunches
         retryInvitations(ctx)
         retryRegistrations(ctx)
-        if config.unsent.onReconnect { step(ctx) { retryUnsent(&$0) } }
+        if config.unsent.onReconnect { retryUnsent(performing(ctx)) }
         let asBuiltDemo = config.variant == .asBuilt && config.asBuilt.confirmAfterReceiveOncePerTTL
-        if config.confirm.onReconnect && !asBuiltDemo { step(ctx) { senderConfirm(&$0) } }
-        if config.receive.onReconnect { step(ctx) { requestReceive(&$0) } }
-        step(ctx) { kickOutbox(&$0) }
+        if config.confirm.onReconnect && !asBuiltDemo { senderConfirm(performing(ctx)) }
+        if config.receive.onReconnect { requestReceive(performing(ctx)) }
+        kickOutbox(performing(ctx))
     }
 
     // MARK: Requests
 
     /// A request to server `server` with my access key there; its outcome comes back through
     /// `complete`.
+    @inline(__always)
     func request(_ call: ServerCall, to server: Int, purpose: RequestPurpose) -> ClientRequest {
         ClientRequest(call: call, server: server, purpose: purpose, key: accessKeys[server] ?? "", connected: online)
     }
 
     /// Asks for a request to server `server` (an effect of `out`).
-    func send(_ call: ServerCall, to server: Int, purpose: RequestPurpose, _ out: inout ClientStep<some EffectSink>) {
+    @inline(__always)
+    func send(_ call: ServerCall, to server: Int, purpose: RequestPurpose, _ out: some EffectSink) {
         out.request(request(call, to: server, purpose: purpose))
     }
 
     func complete(_ id: Int, _ outcome: RequestOutcome, _ ctx: some DeviceContext) {
         guard let purpose = pending.remove(id) else { return }  // late or duplicate
-        step(ctx) { reply(to: purpose, outcome, &$0) }
+        reply(to: purpose, outcome, performing(ctx))
     }
 
     // MARK: The cores' inputs
 
     /// The outcome of a request the sender or the receiver asked for (`ClientEffect.request`).
-    func reply(to purpose: RequestPurpose, _ outcome: RequestOutcome, _ out: inout ClientStep<some EffectSink>) {
+    @inline(__always)
+    func reply(to purpose: RequestPurpose, _ outcome: RequestOutcome, _ out: some EffectSink) {
         switch purpose {
-        case .put(let job, let server, let count): putDone(job: job, server: server, count: count, outcome, &out)
-        case .list(let r, let server): listDone(round: r, server: server, outcome, &out)
-        case .get(let r, let server): getDone(round: r, server: server, outcome, &out)
-        case .existence(let t, let server): existenceDone(task: t, server: server, outcome, &out)
+        case .put(let job, let server, let count): putDone(job: job, server: server, count: count, outcome, out)
+        case .list(let r, let server): listDone(round: r, server: server, outcome, out)
+        case .get(let r, let server): getDone(round: r, server: server, outcome, out)
+        case .existence(let t, let server): existenceDone(task: t, server: server, outcome, out)
         case .notify: break
         }
     }
 
     /// The continuation of CPU work (`ClientEffect.cpu`): an upload job's puts may leave, or a
     /// receive round's rebuild and handling are done.
-    func cpuDone(_ event: GrouperEvent, _ out: inout ClientStep<some EffectSink>) {
+    func cpuDone(_ event: GrouperEvent, _ out: some EffectSink) {
         switch event {
-        case .uploadReady(let id): uploadReady(id, &out)
-        case .roundProcessed(let id): roundProcessed(id, &out)
+        case .uploadReady(let id): uploadReady(id, out)
+        case .roundProcessed(let id): roundProcessed(id, out)
         default: break
         }
     }

@@ -35,7 +35,7 @@ extension DeviceProfile {
 
 extension DeviceNode {
     /// Encrypts `bytes` written to an encrypted store (nothing for a plain store).
-    func chargeAtRest(bytes: Int, _ out: inout ClientStep<some EffectSink>) {
+    func chargeAtRest(bytes: Int, _ out: some EffectSink) {
         guard config.deviceStore.atRest == .aes256CBC else { return }
         out.cpu(config.device.atRestTime(bytes: bytes))
     }

@@ -4,7 +4,7 @@ import SimKernel
 
 /// The sender and receiver cores driven through their inputs and effects alone: no `World`, no
 /// `DeviceContext`, no network model, no CPU model. The test feeds an input (a command, a
-/// server's reply, the end of CPU work) into a `ClientStep`, reads the effects it produced, and
+/// server's reply, the end of CPU work) into a `CollectedEffects`, reads the effects it produced, and
 /// performs them itself: it hands each request to an `UntrustedServer` and feeds the reply
 /// back, and runs CPU work instantly.
 @Suite struct ClientCoreTests {
@@ -27,9 +27,9 @@ import SimKernel
     }
 
     /// One step of `device` at `now`: the core's effects.
-    static func step(at now: SimTime, _ body: (inout ClientStep<CollectedEffects>) -> Void) -> [ClientEffect] {
-        var s = ClientStep(now: now)
-        body(&s)
+    static func step(at now: SimTime, _ body: (CollectedEffects) -> Void) -> [ClientEffect] {
+        let s = CollectedEffects(now: now)
+        body(s)
         return s.effects
     }
 
@@ -55,7 +55,7 @@ import SimKernel
     @Test func anUpdateAsksForCPUWorkFirstThenPutsOnEveryServerAndDecidesAtSStoredShares() throws {
         let (h, _) = try Self.group()
         let owner = h.devices[0], t = SimTime.zero + .seconds(10)
-        let created = Self.step(at: t) { owner.senderUpdate(objectID: "note", size: 120, &$0) }
+        let created = Self.step(at: t) { owner.senderUpdate(objectID: "note", size: 120, $0) }
 
         // Encoding and splitting are CPU work whose end is the next input; nothing is sent yet.
         #expect(Self.logs(created) == ["create update#1 note"])
@@ -64,7 +64,7 @@ import SimKernel
         #expect(work > .zero)
 
         let ready = t + work
-        let puts = Self.requests(Self.step(at: ready) { owner.cpuDone(.uploadReady(jobID: job), &$0) })
+        let puts = Self.requests(Self.step(at: ready) { owner.cpuDone(.uploadReady(jobID: job), $0) })
         #expect(puts.map(\.server) == [0, 1, 2])
         #expect(puts.allSatisfy { $0.connected && $0.key == owner.accessKeys[$0.server] })
         #expect(puts.map(\.purpose).allSatisfy { if case .put(job, _, 1) = $0 { true } else { false } })
@@ -75,7 +75,7 @@ import SimKernel
         for put in puts {
             let outcome = Self.answer(put, from: 0, at: answered, h)
             #expect(outcome == .reply(.stored(1)))
-            decisions.append(Self.step(at: answered) { owner.reply(to: put.purpose, outcome, &$0) })
+            decisions.append(Self.step(at: answered) { owner.reply(to: put.purpose, outcome, $0) })
         }
         #expect(Self.timings(decisions[0]).isEmpty)
         let verdict = try #require(Self.timings(decisions[1]).first)
@@ -91,7 +91,7 @@ import SimKernel
         let (h, _) = try Self.group()
         let member = h.devices[1]
         member.online = false
-        let effects = Self.step(at: .zero) { member.send(.transferList, to: 2, purpose: .notify, &$0) }
+        let effects = Self.step(at: .zero) { member.send(.transferList, to: 2, purpose: .notify, $0) }
         #expect(Self.requests(effects).map(\.connected) == [false])
     }
 
@@ -99,8 +99,8 @@ import SimKernel
     /// notifies the member, the member lists, gets, rebuilds and handles it.
     @Test func anUpdateTravelsFromOwnerToMemberThroughEffectsTheTestPerforms() throws {
         let (h, record) = try Self.group()
-        var inputs: [(device: Int, body: (inout ClientStep<CollectedEffects>) -> Void)] = [
-            (0, { h.devices[0].senderUpdate(objectID: "note", size: 120, &$0) }),
+        var inputs: [(device: Int, body: (CollectedEffects) -> Void)] = [
+            (0, { h.devices[0].senderUpdate(objectID: "note", size: 120, $0) }),
         ]
         var now = SimTime.zero + .seconds(10)
         var handled: [[GrouperMessage]] = [], timings: [TransferTiming] = [], steps = 0
@@ -114,10 +114,10 @@ import SimKernel
                 case .request(let r):
                     let outcome = Self.answer(r, from: d, at: now, h)
                     if case .reply(.notified(let nodes)) = outcome {
-                        for n in nodes { if let m = h.directory.deviceByNode[n] { inputs.append((m, { h.devices[m].requestReceive(&$0) })) } }
+                        for n in nodes { if let m = h.directory.deviceByNode[n] { inputs.append((m, { h.devices[m].requestReceive($0) })) } }
                     }
-                    inputs.append((d, { h.devices[d].reply(to: r.purpose, outcome, &$0) }))
-                case .cpu(_, let then?): inputs.append((d, { h.devices[d].cpuDone(then, &$0) }))
+                    inputs.append((d, { h.devices[d].reply(to: r.purpose, outcome, $0) }))
+                case .cpu(_, let then?): inputs.append((d, { h.devices[d].cpuDone(then, $0) }))
                 case .handled(let ms): handled.append(ms)
                 case .timing(let t): timings.append(t)
                 case .internalFailure(let text): Issue.record("internal failure: \(text)")
