@@ -102,14 +102,15 @@ final class CollectedEffects: EffectSink {
 
 extension DeviceNode {
     /// The adapter's sink: performs each effect through `ctx` as the core produces it. Four
-    /// words (the device, the context), so a core receives it in registers, borrowed: handing
-    /// it to a core copies no reference.
+    /// words (the device, the context), so a core receives it in registers, borrowed. Building
+    /// it still retains the device and the context's references once per input
+    /// (docs/performance.md).
     struct Performing<Context: DeviceContext>: EffectSink {
         let node: DeviceNode
         let ctx: Context
 
-        /// Transparent (inlined before the optimiser's ownership passes), so a sink built from
-        /// a borrowed device and context stays a borrow: no retain of either.
+        /// Transparent, so the sink is built in the adapter's own code (`handle`), where the
+        /// device and the context are borrowed.
         @_transparent
         init(node: DeviceNode, ctx: Context) {
             self.node = node
