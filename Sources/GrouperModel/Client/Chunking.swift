@@ -1,6 +1,6 @@
 import SimKernel
 
-/// Large objects (issue #10): an update of `size` bytes is sent as ⌈size / chunkBytes⌉ chunk
+/// Large objects (docs/architectures.md): an update of `size` bytes is sent as ⌈size / chunkBytes⌉ chunk
 /// messages, each an ordinary normal Grouper message (its own sequence number, shared, uploaded,
 /// rebuilt, recovered like any other), and the receiver applies the object only when it holds
 /// every chunk.

@@ -15,7 +15,7 @@ public enum DeliveryAction: Equatable, Sendable {
     case none
 }
 
-/// Algorithm 1 (thesis §4.6.2) with the decisions of SPEC §4, as a pure value.
+/// Algorithm 1 (thesis §4.6.2) with the decisions of docs/protocol.md, as a pure value.
 ///
 /// Per sender: the highest *contiguous* normal sequence received (`contiguous`) and the
 /// sequences received above it (`above`). Duplicates: normal by (sender, sequence), control by

@@ -3,9 +3,10 @@ import SimKernel
 /// Where a Grouper client runs: its clock, its own timers, its CPU, and its requests to the
 /// servers (push notifications to other members are requests too: `notify`).
 ///
-/// The client's decisions (sender, receiver, Algorithm 1, resends) are plain code driven
-/// through this interface, so they do not know they are simulated: `SimulatedDevice`
-/// implements it on the kernel and the network model, and a test can script it. What the
+/// The client's cores (sender, receiver, Algorithm 1, resends) return their effects as
+/// `ClientEffect` values and `DeviceNode` performs them through this interface, so they do not
+/// know they are simulated: `SimulatedDevice` implements it on the kernel and the network
+/// model, and a test can script it. What the
 /// device reports about itself (protocol log, counters, transfer timings, internal failures)
 /// goes through it too. The rest of what a device touches are the run's parts that need no
 /// simulator either: the read-only `GroupDirectory`, the shared message stores
@@ -13,6 +14,8 @@ import SimKernel
 protocol DeviceContext {
     /// The current time.
     var now: SimTime { get }
+    /// Whether the protocol log is kept (a client builds a log line's text only then).
+    var logging: Bool { get }
     /// Hands `event` back to this device at `time` (work done on its CPU, a timer).
     func schedule(_ event: consuming GrouperEvent, at time: SimTime)
     /// Hands `event` back to this device after `delay`.
@@ -51,6 +54,8 @@ protocol DeviceContext {
 }
 
 extension DeviceContext {
+    var logging: Bool { true }
+
     func count(_ kind: CounterKind, type: MessageType, amount: Int) {
         for _ in 0..<amount { count(kind, type: type) }
     }

@@ -1,12 +1,12 @@
 import SimKernel
 
-/// Chunked large objects (issue #10; `ChunkingConfig`): the sender's side, the receiver's
+/// Chunked large objects (`ChunkingConfig`; docs/architectures.md): the sender's side, the receiver's
 /// reassembly, and the costs of the bytes a chunk stands for without carrying them.
 extension DeviceNode {
     /// `sender.update` of an object sent in chunks: one normal update message per chunk (each its
     /// own sequence number), the object written locally and recorded as one write whose version
     /// and id are those of its last chunk.
-    func senderUpdateChunked(objectID: String, size: Int, _ c: ChunkingConfig, _ ctx: some DeviceContext) {
+    func senderUpdateChunked(objectID: String, size: Int, _ c: ChunkingConfig, _ out: some EffectSink) {
         let seed = rng.next()
         let count = c.chunkCount(size: size)
         var real = "", last: GrouperMessage?
@@ -16,31 +16,31 @@ extension DeviceNode {
                                 real: ChunkPayload.bytes(seed: seed, offset: i * c.chunkBytes, count: c.realLength(i, size: size)))
             real += r.real
             let m = makeMessage(.update, content: r.content, sequence: sequence, objectID: objectID,
-                                receiver: GrouperMessage.multicast, ctx)
+                                receiver: GrouperMessage.multicast, at: out.now)
             stores.costedBytes[m.messageID] = r.modelledBytes
-            enqueueNormal(m, ctx)
+            enqueueNormal(m, out)
             last = m
         }
         guard var whole = last else { return }
         whole.content = ChunkRecord.objectContent(objectID: objectID, size: size, count: count, seed: seed, real: real)
-        recordWrite(whole, ctx)
+        recordWrite(whole, out)
         _ = store.updateRemote(whole)
-        chargeAtRest(bytes: size, ctx)
-        kickOutbox(ctx)
+        chargeAtRest(bytes: size, out)
+        kickOutbox(out)
     }
 
     /// What an applied normal message writes to the store: itself (not a chunk), nothing yet (a
     /// chunk of an object still missing chunks), or the whole object (its last missing chunk).
     /// Each chunk is encrypted as it arrives when the store is encrypted at rest.
-    func assemble(_ m: GrouperMessage, _ ctx: some DeviceContext) -> GrouperMessage? {
+    func assemble(_ m: GrouperMessage, _ out: some EffectSink) -> GrouperMessage? {
         guard m.type == .update else { return m }
         guard config.chunking != nil, let r = ChunkRecord.parse(m.content) else {
-            chargeAtRest(bytes: m.content.utf8.count, ctx)
+            chargeAtRest(bytes: m.content.utf8.count, out)
             return m
         }
-        chargeAtRest(bytes: r.bytes, ctx)
+        chargeAtRest(bytes: r.bytes, out)
         guard let whole = chunks.add(r, of: m) else { return nil }
-        ctx.log("reassembled \(m.objectID) from \(r.count) chunk(s)")
+        out.log("reassembled \(m.objectID) from \(r.count) chunk(s)")
         return whole
     }
 

@@ -74,7 +74,7 @@ extension DeviceNode {
             guard let key = register(guest.node, on: j, ctx) else { still.append((invitee, j)); continue }
             guest.accessKeys[j] = key
             guest.registerDeviceToken(guestContext)
-            ctx.log("late key for \(deviceLabel(invitee)) on server \(j)")
+            ctx.log("late key for \(deviceLabel(invitee)) on server \(serverNumber(j))")
         }
         pendingRegistrations = still
     }
@@ -93,7 +93,8 @@ extension DeviceNode {
         isMember = true
         joinedAt = ctx.now
         registerDeviceToken(ctx)
-        _ = handleAll(order(messages), ctx)
-        if online { requestReceive(ctx) }
+        let out = performing(ctx)
+        _ = handleAll(order(messages), out)
+        if online { requestReceive(out) }
     }
 }

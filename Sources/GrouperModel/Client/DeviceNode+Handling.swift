@@ -13,42 +13,42 @@ struct ResendTask: Sendable {
 extension DeviceNode {
     /// Runs Algorithm 1 on each message in order; returns the messages handled (not dropped)
     /// and the number of store writes.
-    func handleAll(_ messages: [GrouperMessage], _ ctx: some DeviceContext) -> ([GrouperMessage], Int) {
+    func handleAll(_ messages: [GrouperMessage], _ out: some EffectSink) -> ([GrouperMessage], Int) {
         var handled = HandledMessages(given: messages), writes = 0
         let pipeline = stores.pipeline
         for m in messages {
             let hints = pipeline.deliveryHints(m)
-            let actions = delivery.decide(m, now: ctx.now, variant: config.variant, asBuilt: config.asBuilt,
+            let actions = delivery.decide(m, now: out.now, variant: config.variant, asBuilt: config.asBuilt,
                                           resendRetry: config.resendRetry, ownSequence: sequence,
                                           idNumber: hints.idNumber, senderSlot: hints.senderSlot,
                                           ranges: config.resendRanges)
             if !m.type.isNormal, !actions.isDuplicate {
-                ctx.log("handle \(label(m)) from \(directory.name(ofNode: m.sender))")
+                out.log("handle \(label(m)) from \(directory.name(ofNode: m.sender))")
                 handled.append(m)
             }
             // Each action in place (iterating the inline pair copied every action twice).
-            if let a = actions.first { perform(a, handled: &handled, writes: &writes, ctx) }
-            if let a = actions.second { perform(a, handled: &handled, writes: &writes, ctx) }
+            if let a = actions.first { perform(a, handled: &handled, writes: &writes, out) }
+            if let a = actions.second { perform(a, handled: &handled, writes: &writes, out) }
         }
         return (handled.messages, writes)
     }
 
     /// One of Algorithm 1's actions for a message.
-    private func perform(_ a: DeliveryAction, handled: inout HandledMessages, writes: inout Int, _ ctx: some DeviceContext) {
+    private func perform(_ a: DeliveryAction, handled: inout HandledMessages, writes: inout Int, _ out: some EffectSink) {
         switch a {
         case .apply(let msg):
             writes += 1
             hold(msg)
-            ctx.log("handle \(label(msg)) from \(directory.name(ofNode: msg.sender))")
-            guard let applied = assemble(msg, ctx) else { return }   // a chunk of an incomplete object
+            out.log("handle \(label(msg)) from \(directory.name(ofNode: msg.sender))")
+            guard let applied = assemble(msg, out) else { return }   // a chunk of an incomplete object
             storeWrite(applied)
             handled.append(applied)
         case .askResend(let sender, let range, let holes):
-            if config.recovery.receiverAsks { sendResendRequest(to: sender, range: range, holes: holes, ctx) }
+            if config.recovery.receiverAsks { sendResendRequest(to: sender, range: range, holes: holes, out) }
         case .answerResend(let requester, let range, let holes):
-            answerResend(requester: requester, range: range, holes: holes, ctx)
+            answerResend(requester: requester, range: range, holes: holes, out)
         case .duplicate(let msg):
-            ctx.count(.duplicatesDropped, type: msg.type)
+            out.count(.duplicatesDropped, type: msg.type)
         case .none:
             break
         }
@@ -64,7 +64,7 @@ extension DeviceNode {
     /// running, or its copy for it queued, unsent or in flight: `reuploading`) is left out, so
     /// overlapping requests merge and each requester gets one copy at a time.
     func answerResend(requester: String, range: ClosedRange<Int>, holes: [ClosedRange<Int>]? = nil,
-                      _ ctx: some DeviceContext) {
+                      _ out: some EffectSink) {
         guard range.lowerBound <= sent.count else { return }
         var items = (holes ?? [range]).flatMap { r in
             r.lowerBound <= sent.count ? sentItems((r.lowerBound - 1)..<min(r.upperBound, sent.count)) : []
@@ -73,12 +73,12 @@ extension DeviceNode {
         nextTaskID += 1
         guard config.recovery.senderChecksServers else {
             return reupload(ResendTask(id: id, requester: requester, items: items,
-                                       holders: Array(repeating: 0, count: items.count), waiting: 0), ctx)
+                                       holders: Array(repeating: 0, count: items.count), waiting: 0), out)
         }
         if !reuploading.isEmpty && config.plantedBug != .duplicateReupload {
             items.removeAll { reuploading.contains(ReuploadKey(messageID: $0.message.messageID, requester: requester)) }
             if items.isEmpty {
-                ctx.log("resend(\(DeliveryState.formatRanges(range, holes: holes))) from \(directory.name(ofNode: requester)): "
+                out.log("resend(\(DeliveryState.formatRanges(range, holes: holes))) from \(directory.name(ofNode: requester)): "
                     + "already being answered")
                 return
             }
@@ -88,11 +88,11 @@ extension DeviceNode {
                                      holders: Array(repeating: 0, count: items.count), waiting: config.servers)
         let ids = items.map(\.message.messageID)
         for j in 0..<config.servers {
-            send(.transferConfirm(ids, for: requester), to: j, purpose: .existence(taskID: id, server: j), ctx)
+            send(.transferConfirm(ids, for: requester), to: j, purpose: .existence(taskID: id, server: j), out)
         }
     }
 
-    func existenceDone(task id: Int, server: Int, _ outcome: RequestOutcome, _ ctx: some DeviceContext) {
+    func existenceDone(task id: Int, server: Int, _ outcome: RequestOutcome, _ out: some EffectSink) {
         guard var t = resendTasks[id] else { return }
         if case .reply(.missing(let gone)) = outcome {
             let goneSet = Set(gone)
@@ -101,7 +101,7 @@ extension DeviceNode {
         t.waiting -= 1
         guard t.waiting == 0 else { resendTasks[id] = t; return }
         resendTasks[id] = nil
-        reupload(t, ctx)
+        reupload(t, out)
     }
 
     /// Re-uploads, to the requester only, each message that fewer servers still hold for it
@@ -110,13 +110,13 @@ extension DeviceNode {
     /// whose stored shares I overwrote as unicast for someone else before; on a per-receiver
     /// server the multicast share is never overwritten. A message not re-uploaded to the
     /// requester is no longer being answered for it.
-    func reupload(_ t: ResendTask, _ ctx: some DeviceContext) {
+    func reupload(_ t: ResendTask, _ out: some EffectSink) {
         var chosen: [OutboxItem] = []
         let overwrites = config.variant.shareKeying == .perMessage, needed = reuploadThreshold
         for (i, item) in t.items.enumerated() {
             let key = ReuploadKey(messageID: item.message.messageID, requester: t.requester)
             guard t.holders[i] < needed || (overwrites && unicastOverwritten.contains(item.message.messageID)),
-                  let receiver = reuploadReceiver(item.message.messageID, for: t.requester, now: ctx.now) else {
+                  let receiver = reuploadReceiver(item.message.messageID, for: t.requester, now: out.now) else {
                 reuploading.remove(key)
                 continue
             }
@@ -138,12 +138,12 @@ extension DeviceNode {
         var said: [String] = []
         if !shared.isEmpty { said.append("re-upload \(names(shared)) to * (asked for by several)") }
         if !own.isEmpty { said.append("re-upload \(names(own)) to \(directory.name(ofNode: t.requester))") }
-        ctx.log(said.isEmpty
+        out.log(said.isEmpty
             ? "resend to \(directory.name(ofNode: t.requester)): all still on ≥ \(needed) servers for it"
                 + (config.resendMulticastAfter == nil ? "" : " or on their way")
             : said.joined(separator: "; "))
         outbox.append(contentsOf: shared + own)  // one job each
-        kickOutbox(ctx)
+        kickOutbox(out)
     }
 }
 

@@ -1,6 +1,6 @@
 import SimKernel
 
-/// The receiver's rebuild policy (issue #11): `first-k` joins whatever it has (the thesis);
+/// The receiver's rebuild policy (docs/adversaries.md): `first-k` joins whatever it has (the thesis);
 /// `check` and `correct` wait for k + 1 shares, refuse shares that disagree (`correct` first
 /// decodes around up to ⌊(m − k)/2⌋ bad ones), keep them, and try again when more arrive.
 extension DeviceNode {
@@ -12,13 +12,13 @@ extension DeviceNode {
     /// corrupt (the join failed or the secret did not decode; `work` gains the join's work),
     /// or kept for a later round (`check`/`correct`). `bytes` gains the secret's length.
     func rebuildMessage(_ n: Int32, at i: Int, work: inout SharingWork,
-                        bytes: inout Int, _ ctx: some DeviceContext) -> RebuildMemo.Outcome? {
-        if config.rebuild == .firstK { return rebuildFirstK(n, partial.remove(at: i), work: &work, bytes: &bytes, ctx) }
+                        bytes: inout Int, _ out: some EffectSink) -> RebuildMemo.Outcome? {
+        if config.rebuild == .firstK { return rebuildFirstK(n, partial.remove(at: i), work: &work, bytes: &bytes, out) }
         let p = partial.values[i], before = work
-        guard let secret = rebuildShares(n, p, work: &work, ctx) else { return nil }
+        guard let secret = rebuildShares(n, p, work: &work, out) else { return nil }
         bytes += secret.count
         guard let m = decode(secret, number: n) else {
-            corrupt(p.messageID, ctx)
+            corrupt(p.messageID, out)
             return nil
         }
         defer { work = before }
@@ -28,18 +28,18 @@ extension DeviceNode {
     /// `first-k`: joins whatever shares `p` has (taken out of `partial`) and decodes the secret,
     /// unless the run's `ReceivePipeline` recorded a rebuild of the very same share buffers.
     private func rebuildFirstK(_ n: Int32, _ p: PartialMessage, work: inout SharingWork, bytes: inout Int,
-                               _ ctx: some DeviceContext) -> RebuildMemo.Outcome? {
+                               _ out: some EffectSink) -> RebuildMemo.Outcome? {
         let pipeline = stores.pipeline
         if let o = pipeline.recordedRebuild(n, k: config.k, p) {
             bytes += o.secretCount
             return o
         }
         let shares = p.shares
-        guard let (secret, w) = try? join(shares, number: n) else { corrupt(p.messageID, ctx); return nil }
+        guard let (secret, w) = try? join(shares, number: n) else { corrupt(p.messageID, out); return nil }
         bytes += secret.count
         guard let m = decode(secret, number: n) else {
             work = work + w
-            corrupt(p.messageID, ctx)
+            corrupt(p.messageID, out)
             return nil
         }
         let o = RebuildMemo.Outcome(message: m, secretCount: secret.count, work: w)
@@ -50,21 +50,21 @@ extension DeviceNode {
     /// `check`/`correct`: the secret of message number `n` from its collected shares `p`, or
     /// nil: dropped as corrupt (malformed shares), or kept for a later round. Removes `n` from
     /// `partial` unless it is kept. `work` gains the rebuild's work.
-    func rebuildShares(_ n: Int32, _ p: PartialMessage, work: inout SharingWork, _ ctx: some DeviceContext) -> [UInt8]? {
+    func rebuildShares(_ n: Int32, _ p: PartialMessage, work: inout SharingWork, _ out: some EffectSink) -> [UInt8]? {
         let shares = p.shares, mid = p.messageID
         if undecodable[n] == p.shareIDs { return nil }   // no new or replaced share since the last try
         guard let r = try? directory.scheme.rebuild(shares, k: config.k, policy: config.rebuild) else {
             partial.remove(n)
-            corrupt(mid, ctx)
+            corrupt(mid, out)
             return nil
         }
         work = work + r.work
         if !r.consistent && undecodable[n] == nil {
-            ctx.count(.tamperDetected, type: .update)
+            out.count(.tamperDetected, type: .update)
         }
         guard let secret = r.secret else {
             if undecodable[n] == nil {
-                ctx.log("cannot rebuild message \(mid) from \(p.count) shares (\(config.rebuild.rawValue)): "
+                out.log("cannot rebuild message \(mid) from \(p.count) shares (\(config.rebuild.rawValue)): "
                     + "they disagree; waiting for more")
             }
             undecodable[n] = p.shareIDs
@@ -73,8 +73,8 @@ extension DeviceNode {
         partial.remove(n)
         undecodable[n] = nil
         if !r.badShares.isEmpty {
-            ctx.count(.tamperCorrected, type: .update)
-            ctx.log("corrected message \(mid) around bad shares from servers "
+            out.count(.tamperCorrected, type: .update)
+            out.log("corrected message \(mid) around bad shares from servers "
                 + "\(r.badShares.map { serverOfShare(p, $0) })")
         }
         return secret
@@ -101,11 +101,11 @@ extension DeviceNode {
     }
 
     /// A rebuilt message that parsed but is not what any device sent: accepted corrupted content.
-    func checkGenuine(_ m: GrouperMessage, _ ctx: some DeviceContext) {
+    func checkGenuine(_ m: GrouperMessage, _ out: some EffectSink) {
         // Re-encoded, so bytes that differ only in JSON layout are the same message.
         guard record.verifyDeliveries, !record.sentDigests.contains(StableHash.fnv1a64(bytes: m.encoded())) else { return }
-        ctx.count(.corruptedDeliveries, type: m.type)
-        ctx.log("accepted corrupted content as message \(m.messageID)")
+        out.count(.corruptedDeliveries, type: m.type)
+        out.log("accepted corrupted content as message \(m.messageID)")
     }
 }
 

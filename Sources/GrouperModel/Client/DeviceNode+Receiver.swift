@@ -43,11 +43,11 @@ struct TypeTally {
     }
 
     /// Adds each type's tally to counter `kind`.
-    func report(_ kind: CounterKind, _ ctx: some DeviceContext) {
-        if update > 0 { ctx.count(kind, type: .update, amount: update) }
-        if delete > 0 { ctx.count(kind, type: .delete, amount: delete) }
-        if confirm > 0 { ctx.count(kind, type: .confirm, amount: confirm) }
-        if resend > 0 { ctx.count(kind, type: .resend, amount: resend) }
+    func report(_ kind: CounterKind, _ out: some EffectSink) {
+        if update > 0 { out.count(kind, type: .update, amount: update) }
+        if delete > 0 { out.count(kind, type: .delete, amount: delete) }
+        if confirm > 0 { out.count(kind, type: .confirm, amount: confirm) }
+        if resend > 0 { out.count(kind, type: .resend, amount: resend) }
     }
 }
 
@@ -68,7 +68,7 @@ extension DeviceNode {
     /// Starts a receive round. `continuing`: the round goes on with a list cut at
     /// `chunkBatchLimit` and passes over what servers did not serve; any other round first
     /// forgets the passed-over ids, so they are asked for again.
-    func requestReceive(_ ctx: some DeviceContext, continuing: Bool = false) {
+    func requestReceive(_ out: some EffectSink, continuing: Bool = false) {
         guard online, isMember else { return }
         guard round == nil else { roundAgain = true; freshRoundPending = true; return }
         if !continuing && !passedOver.isEmpty {
@@ -79,11 +79,11 @@ extension DeviceNode {
         }
         let id = nextRoundID
         nextRoundID += 1
-        round = ReceiveRound(id: id, start: ctx.now, waiting: config.servers)
-        for j in 0..<config.servers { send(.transferList, to: j, purpose: .list(roundID: id, server: j), ctx) }
+        round = ReceiveRound(id: id, start: out.now, waiting: config.servers)
+        for j in 0..<config.servers { send(.transferList, to: j, purpose: .list(roundID: id, server: j), out) }
     }
 
-    func listDone(round r: Int, server j: Int, _ outcome: RequestOutcome, _ ctx: some DeviceContext) {
+    func listDone(round r: Int, server j: Int, _ outcome: RequestOutcome, _ out: some EffectSink) {
         guard round?.id == r else { return }
         if case .reply(.shareIDs(let ids)) = outcome {
             var unseen = seenShareIDs[j].unseen(in: ids, compact: stores.pipeline.listsByGeneration)
@@ -92,11 +92,11 @@ extension DeviceNode {
             if !unseen.isEmpty {
                 if asked.count < config.servers { asked = Array(repeating: ([], false), count: config.servers) }
                 asked[j] = (unseen, more)
-                send(.transferGet(unseen), to: j, purpose: .get(roundID: r, server: j), ctx)
+                send(.transferGet(unseen), to: j, purpose: .get(roundID: r, server: j), out)
                 return
             }
         }
-        serverDone(ctx)
+        serverDone(out)
     }
 
     /// Every id asked of server `j` counts as seen once it answered, served or not: a listed
@@ -105,7 +105,7 @@ extension DeviceNode {
     /// round something else starts asks for it again (`passedOver`). A list cut at
     /// `chunkBatchLimit` runs one more round only after an answer, never after a failed get:
     /// no round repeats without progress.
-    func getDone(round r: Int, server j: Int, _ outcome: RequestOutcome, _ ctx: some DeviceContext) {
+    func getDone(round r: Int, server j: Int, _ outcome: RequestOutcome, _ out: some EffectSink) {
         guard round?.id == r else { return }
         if case .reply(.shares(let ss)) = outcome {
             if j < asked.count && !asked[j].ids.isEmpty {
@@ -125,7 +125,7 @@ extension DeviceNode {
                 collect(s, number: number, server: j)
             }
         }
-        serverDone(ctx)
+        serverDone(out)
     }
 
     /// Adds share `s` of message number `number` from server `j` to its partial message, in
@@ -136,33 +136,32 @@ extension DeviceNode {
         partial[at: i].add(s, server: j)
     }
 
-    func serverDone(_ ctx: some DeviceContext) {
+    func serverDone(_ out: some EffectSink) {
         guard round != nil else { return }
         round!.waiting -= 1   // in place: copying the round out and back retained its arrays
-        if round!.waiting == 0 { processRound(ctx) }
+        if round!.waiting == 0 { processRound(out) }
     }
 
     /// Rebuilds every message with ≥ k shares (message ids in sorted order), then handles them.
-    func processRound(_ ctx: some DeviceContext) {
+    func processRound(_ out: some EffectSink) {
         guard var r = round else { return }
-        r.networkTime = ctx.now - r.start
-        let (messages, work, decodedBytes) = rebuildReady(ctx)
+        r.networkTime = out.now - r.start
+        let (messages, work, decodedBytes) = rebuildReady(out)
         trimRoundBuffers()
         r.rebuilt = messages.count
-        let (handled, storeWrites) = handleAll(order(messages), ctx)
+        let (handled, storeWrites) = handleAll(order(messages), out)
         roundHandled = handled
         r.sharingTime = config.device.sharingTime(work)
         r.syncTime = config.device.syncTime(jsonBytes: decodedBytes, storeWrites: storeWrites)
         round = r
-        let done = ctx.useCPU(r.sharingTime + r.syncTime)
-        ctx.schedule(.roundProcessed(roundID: r.id), at: done)
+        out.cpu(r.sharingTime + r.syncTime, then: .roundProcessed(roundID: r.id))
     }
 
-    func rebuildReady(_ ctx: some DeviceContext) -> ([GrouperMessage], SharingWork, Int) {
+    func rebuildReady(_ out: some EffectSink) -> ([GrouperMessage], SharingWork, Int) {
         let asBuiltJoin = config.variant == .asBuilt && config.asBuilt.joinAllCollectedShares
-        var out: [GrouperMessage] = [], work = SharingWork(), bytes = 0, tally = TypeTally()
+        var messages: [GrouperMessage] = [], work = SharingWork(), bytes = 0, tally = TypeTally()
         let candidates = readyCandidates(asBuiltJoin)
-        out.reserveCapacity(candidates.count)
+        messages.reserveCapacity(candidates.count)
         for number in candidates {
             guard let i = partial.index(of: number) else { continue }
             if !asBuiltJoin && rebuilt.contains(number) { partial.remove(at: i); continue }
@@ -173,16 +172,16 @@ extension DeviceNode {
                 }
                 continue
             }
-            guard let r = rebuildMessage(number, at: i, work: &work, bytes: &bytes, ctx) else { continue }
+            guard let r = rebuildMessage(number, at: i, work: &work, bytes: &bytes, out) else { continue }
             bytes += costedBytes(r.message)
             work = work + costedWork(r.message, realBytes: r.secretCount, r.work)
-            checkGenuine(r.message, ctx)
+            checkGenuine(r.message, out)
             rebuilt.insert(number)
             tally.add(r.message.type)
-            out.append(r.message)
+            messages.append(r.message)
         }
-        tally.report(.messagesRebuilt, ctx)
-        return (out, work, bytes)
+        tally.report(.messagesRebuilt, out)
+        return (messages, work, bytes)
     }
 
     /// The partial messages that may be ready (their id numbers), in message id order. Only a
@@ -211,9 +210,9 @@ extension DeviceNode {
     }
 
     /// A join that failed or did not decode (only possible with as-built's mixed polynomials).
-    func corrupt(_ messageID: String, _ ctx: some DeviceContext) {
-        ctx.count(.corruptRebuilds, type: .update)
-        ctx.log("corrupt rebuild of message \(messageID)")
+    func corrupt(_ messageID: String, _ out: some EffectSink) {
+        out.count(.corruptRebuilds, type: .update)
+        out.log("corrupt rebuild of message \(messageID)")
     }
 
     /// Thesis order: normal messages by (sender, sequence), then control by (send time, id).
@@ -262,24 +261,24 @@ extension DeviceNode {
         return (a.sendTime, a.messageID) < (b.sendTime, b.messageID)
     }
 
-    func roundProcessed(_ id: Int, _ ctx: some DeviceContext) {
+    func roundProcessed(_ id: Int, _ out: some EffectSink) {
         guard let r = round, r.id == id else { return }
         round = nil
-        ctx.recordTiming(TransferTiming(direction: .download, device: index, messages: r.rebuilt,
-                                          start: r.start, end: ctx.now, dataSync: r.syncTime,
+        out.timing(TransferTiming(direction: .download, device: index, messages: r.rebuilt,
+                                          start: r.start, end: out.now, dataSync: r.syncTime,
                                           secretSharing: r.sharingTime, network: r.networkTime, succeeded: true))
         let handled = roundHandled
         roundHandled = []
-        if !handled.isEmpty { onReceive?(index, handled) }
+        if !handled.isEmpty { out.handled(handled) }
         if config.variant == .asBuilt && config.asBuilt.confirmAfterReceiveOncePerTTL && config.confirm.period != nil,
-           lastConfirmAt.map({ ctx.now - $0 >= config.ttl }) ?? true {
-            senderConfirm(ctx)
+           lastConfirmAt.map({ out.now - $0 >= config.ttl }) ?? true {
+            senderConfirm(out)
         }
         if roundAgain {
             roundAgain = false
             let fresh = freshRoundPending
             freshRoundPending = false
-            requestReceive(ctx, continuing: !fresh)
+            requestReceive(out, continuing: !fresh)
         }
     }
 }

@@ -15,6 +15,7 @@ struct UploadJob: Sendable {
     var timedOut = 0
     var decided = false
     let start: SimTime
+    /// When the puts left (the CPU finished encoding and splitting; set by `uploadReady`).
     var ready: SimTime
     var syncTime: SimDuration
     var sharingTime: SimDuration
@@ -23,97 +24,97 @@ struct UploadJob: Sendable {
 extension DeviceNode {
     var email: String { "d\(index)@group.test" }
 
-    func nowSeconds(_ ctx: some DeviceContext) -> Int64 { ctx.now.nanoseconds / 1_000_000_000 }
+    func seconds(_ time: SimTime) -> Int64 { time.nanoseconds / 1_000_000_000 }
 
     func makeMessage(_ type: MessageType, content: String, sequence: Int, objectID: String, receiver: String,
-                     _ ctx: some DeviceContext) -> GrouperMessage {
+                     at now: SimTime) -> GrouperMessage {
         let m = GrouperMessage(type: type, content: content, sequence: sequence, objectClass: "Record",
                                objectID: objectID, receiver: receiver, sender: node, email: email, name: "D\(index)",
-                               sendTime: nowSeconds(ctx), messageID: MessageIDGenerator.make(using: &rng))
+                               sendTime: seconds(now), messageID: MessageIDGenerator.make(using: &rng))
         record.messageObserver?(m)
         return m
     }
 
     /// `sender.update(object)`: writes locally, then multicasts an update message.
-    func senderUpdate(objectID: String, size: Int, _ ctx: some DeviceContext) {
+    func senderUpdate(objectID: String, size: Int, _ out: some EffectSink) {
         sequence += 1
-        let content = store.marshall(objectID: objectID, size: size, updater: node, time: nowSeconds(ctx))
+        let content = store.marshall(objectID: objectID, size: size, updater: node, time: seconds(out.now))
         let m = makeMessage(.update, content: content, sequence: sequence, objectID: objectID,
-                            receiver: GrouperMessage.multicast, ctx)
+                            receiver: GrouperMessage.multicast, at: out.now)
         _ = store.updateRemote(m)
-        chargeAtRest(bytes: content.utf8.count, ctx)
-        sendNormal(m, ctx)
+        chargeAtRest(bytes: content.utf8.count, out)
+        sendNormal(m, out)
     }
 
     /// `sender.delete(object)`: deletes locally, then multicasts a delete message.
-    func senderDelete(objectID: String, _ ctx: some DeviceContext) {
+    func senderDelete(objectID: String, _ out: some EffectSink) {
         sequence += 1
         let m = makeMessage(.delete, content: objectID, sequence: sequence, objectID: objectID,
-                            receiver: GrouperMessage.multicast, ctx)
+                            receiver: GrouperMessage.multicast, at: out.now)
         _ = store.deleteRemote(m)
-        sendNormal(m, ctx)
+        sendNormal(m, out)
     }
 
-    func sendNormal(_ m: GrouperMessage, _ ctx: some DeviceContext) {
-        recordWrite(m, ctx)
-        enqueueNormal(m, ctx)
-        kickOutbox(ctx)
+    func sendNormal(_ m: GrouperMessage, _ out: some EffectSink) {
+        recordWrite(m, out)
+        enqueueNormal(m, out)
+        kickOutbox(out)
     }
 
     /// The reference record of a write (`m` is what every member must end with).
-    func recordWrite(_ m: GrouperMessage, _ ctx: some DeviceContext) {
+    func recordWrite(_ m: GrouperMessage, _ out: some EffectSink) {
         record.recordWrite(ObjectWrite(device: index, messageID: m.messageID, objectID: m.objectID,
                                       version: ObjectVersion(of: m), content: m.type == .update ? m.content : nil,
-                                      time: ctx.now))
+                                      time: out.now))
     }
 
     /// Holds, remembers and queues one of my normal messages for upload.
-    func enqueueNormal(_ m: GrouperMessage, _ ctx: some DeviceContext) {
+    func enqueueNormal(_ m: GrouperMessage, _ out: some EffectSink) {
         let handle = hold(m)
         let item = OutboxItem(message: m, splitSeed: rng.next(), shareReceiver: nil, isReupload: false)
         sent.append(SentRecord(handle: handle, splitSeed: item.splitSeed))
-        ctx.log("create \(m.type.rawValue)#\(m.sequence) \(m.objectID)")
+        out.log("create \(m.type.rawValue)#\(m.sequence) \(m.objectID)")
         outbox.append(item)
     }
 
     /// `sender.confirm()`: multicasts my highest normal sequence (nothing to confirm at 0).
-    func senderConfirm(_ ctx: some DeviceContext) {
+    func senderConfirm(_ out: some EffectSink) {
         guard config.variant.sendsConfirms, sequence > 0 else { return }
-        lastConfirmAt = ctx.now
+        lastConfirmAt = out.now
         let m = makeMessage(.confirm, content: String(sequence), sequence: 0, objectID: "",
-                            receiver: GrouperMessage.multicast, ctx)
-        ctx.log("create confirm(\(sequence))")
+                            receiver: GrouperMessage.multicast, at: out.now)
+        out.log("create confirm(\(sequence))")
         if config.variant != .asBuilt {  // a newer confirm supersedes any not yet uploaded
             outbox.removeAll { $0.message.type == .confirm }
             unsent.removeAll { $0.message.type == .confirm }
         }
         outbox.append(OutboxItem(message: m, splitSeed: rng.next(), shareReceiver: nil, isReupload: false))
-        kickOutbox(ctx)
+        kickOutbox(out)
     }
 
     /// Asks `sender` (a node id) to resend `range` (only its `holes` when given).
     func sendResendRequest(to sender: String, range: ClosedRange<Int>, holes: [ClosedRange<Int>]? = nil,
-                           _ ctx: some DeviceContext) {
+                           _ out: some EffectSink) {
         let m = makeMessage(.resend, content: DeliveryState.formatRanges(range, holes: holes), sequence: 0, objectID: "",
-                            receiver: sender, ctx)
-        ctx.count(.resendRequests, type: .resend)
-        ctx.log("create resend(\(m.content)) to \(directory.name(ofNode: sender))")
+                            receiver: sender, at: out.now)
+        out.count(.resendRequests, type: .resend)
+        out.log("create resend(\(m.content)) to \(directory.name(ofNode: sender))")
         outbox.append(OutboxItem(message: m, splitSeed: rng.next(), shareReceiver: sender, isReupload: false))
-        kickOutbox(ctx)
+        kickOutbox(out)
     }
 
     /// Moves the unsent queue back to the outbox (a fresh polynomial in as-built).
-    func retryUnsent(_ ctx: some DeviceContext) {
+    func retryUnsent(_ out: some EffectSink) {
         guard !unsent.isEmpty else { return }
         let fresh = config.variant == .asBuilt && config.asBuilt.freshPolynomialOnRetry
         for var item in unsent {
-            ctx.count(.unsentRetries, type: item.message.type)
+            out.count(.unsentRetries, type: item.message.type)
             if fresh { item.splitSeed = rng.next() }
             outbox.append(item)
         }
-        ctx.log("retry \(unsent.count) unsent")
+        out.log("retry \(unsent.count) unsent")
         unsent.removeAll()
-        kickOutbox(ctx)
+        kickOutbox(out)
     }
 
     func label(_ m: GrouperMessage) -> String {

@@ -10,6 +10,8 @@ struct SimulatedDevice: DeviceContext {
 
     var now: SimTime { sim.now }
 
+    var logging: Bool { world.logEnabled }
+
     var component: ComponentID { world.deviceComponents[device] }
 
     func schedule(_ event: consuming GrouperEvent, at time: SimTime) {

@@ -3,8 +3,8 @@ import SimKernel
 extension DeviceNode {
     /// Starts the next upload job if none is deciding: the head run of the outbox with one
     /// share receiver, at most `batchLimit` messages. Encoding and splitting happen now; the
-    /// puts leave when the CPU is done (`uploadReady`).
-    func kickOutbox(_ ctx: some DeviceContext) {
+    /// puts leave when the CPU is done (`uploadReady`, which sets the job's `ready`).
+    func kickOutbox(_ out: some EffectSink) {
         guard job == nil, online, isMember, !wedged, let first = outbox.first else { return }
         var count = 0
         while count < outbox.count && count < config.batchLimit
@@ -22,7 +22,7 @@ extension DeviceNode {
             var g = Xoshiro256StarStar(seed: item.splitSeed)
             let shares: [[UInt8]], w: SharingWork
             do { (shares, w) = try directory.scheme.split(bytes, k: config.k, n: config.servers, rng: &g) } catch {
-                ctx.internalFailure("cannot split \(label(item.message)): \(error); dropped")
+                out.internalFailure("cannot split \(label(item.message)): \(error); dropped")
                 reuploadsSettled([item])
                 continue
             }
@@ -35,50 +35,50 @@ extension DeviceNode {
                                                 share: shares[j], messageNumber: number))
             }
         }
-        guard !kept.isEmpty else { return kickOutbox(ctx) }
+        guard !kept.isEmpty else { return kickOutbox(out) }
         let syncTime = config.device.syncTime(jsonBytes: jsonBytes, storeWrites: 0)
         let sharingTime = config.device.sharingTime(work)
-        let ready = ctx.useCPU(syncTime + sharingTime)
         let id = nextJobID
         nextJobID += 1
         job = UploadJob(id: id, items: kept, shareReceiver: first.shareReceiver, perServer: perServer,
-                        start: ctx.now, ready: ready, syncTime: syncTime, sharingTime: sharingTime)
-        ctx.schedule(.uploadReady(jobID: id), at: ready)
+                        start: out.now, ready: out.now, syncTime: syncTime, sharingTime: sharingTime)
+        out.cpu(syncTime + sharingTime, then: .uploadReady(jobID: id))
     }
 
-    func uploadReady(_ id: Int, _ ctx: some DeviceContext) {
+    func uploadReady(_ id: Int, _ out: some EffectSink) {
         guard var j = job, j.id == id else { return }
         let perServer = j.perServer
         j.perServer = []
+        j.ready = out.now
         job = j
         for server in 0..<config.servers {
-            for item in j.items { ctx.count(.sharePuts, type: item.message.type) }
+            for item in j.items { out.count(.sharePuts, type: item.message.type) }
             send(.transferPut(perServer[server]), to: server,
-                 purpose: .put(jobID: id, server: server, count: perServer[server].count), ctx)
+                 purpose: .put(jobID: id, server: server, count: perServer[server].count), out)
         }
     }
 
-    func putDone(job id: Int, server: Int, count: Int, _ outcome: RequestOutcome, _ ctx: some DeviceContext) {
+    func putDone(job id: Int, server: Int, count: Int, _ outcome: RequestOutcome, _ out: some EffectSink) {
         guard var j = job, j.id == id else {
-            lateAnswer(job: id, stored: outcome == .reply(.stored(count)), ctx)
+            lateAnswer(job: id, stored: outcome == .reply(.stored(count)), out)
             return
         }
         j.answered += 1
         if outcome == .reply(.stored(count)) {
             j.okServers.append(server)
             j.lastAnswerFailed = false
-            for item in j.items { ctx.count(.sharesStored, type: item.message.type) }
+            for item in j.items { out.count(.sharesStored, type: item.message.type) }
         } else {
             j.failed += 1
             j.lastAnswerFailed = true
             if outcome == .timedOut { j.timedOut += 1 }
         }
         job = j
-        evaluate(ctx)
+        evaluate(out)
     }
 
     /// Thesis: decide as soon as ok ≥ s or ok ≥ s became impossible. As-built: wait for all.
-    func evaluate(_ ctx: some DeviceContext) {
+    func evaluate(_ out: some EffectSink) {
         guard let j = job else { return }
         let n = config.servers, s = config.s
         if config.variant == .asBuilt && config.asBuilt.verdictWaitsForAllServers {
@@ -88,43 +88,43 @@ extension DeviceNode {
                 wedgedItems += j.items
                 reuploadsSettled(j.items)
                 job = nil
-                ctx.recordTiming(TransferTiming(direction: .upload, device: index, messages: j.items.count,
-                                                  start: j.start, end: ctx.now, dataSync: j.syncTime,
-                                                  secretSharing: j.sharingTime, network: ctx.now - j.ready,
+                out.timing(TransferTiming(direction: .upload, device: index, messages: j.items.count,
+                                                  start: j.start, end: out.now, dataSync: j.syncTime,
+                                                  secretSharing: j.sharingTime, network: out.now - j.ready,
                                                   succeeded: false))
-                ctx.log("wedged: last server failed; \(j.items.count) message(s) never finalised")
+                out.log("wedged: last server failed; \(j.items.count) message(s) never finalised")
                 return
             }
-            decide(j.okServers.count >= s, ctx)
+            decide(j.okServers.count >= s, out)
         } else if j.okServers.count >= s {
-            decide(true, ctx)
+            decide(true, out)
         } else if j.failed > n - s {
-            decide(false, ctx)
+            decide(false, out)
         }
     }
 
     /// A put answer that arrives after its job's verdict still counts stored shares. After a
     /// failed verdict the log says what the late answer did: shares stored late can still be
     /// rebuilt by receivers although the sender keeps the messages unsent.
-    func lateAnswer(job id: Int, stored: Bool, _ ctx: some DeviceContext) {
+    func lateAnswer(job id: Int, stored: Bool, _ out: some EffectSink) {
         guard var late = lateJobs[id] else { return }
         if stored {
-            for t in late.types { ctx.count(.sharesStored, type: t) }
+            for t in late.types { out.count(.sharesStored, type: t) }
             late.stored += 1
             if !late.succeeded && late.stored == config.k {
-                for (n, t) in zip(late.numbers, late.types) { countRebuildable(n, t, ctx) }
+                for (n, t) in zip(late.numbers, late.types) { countRebuildable(n, t, out) }
             }
         }
         late.remaining -= 1
         if !late.succeeded {
-            ctx.log("late answer to failed upload job \(id): \(stored ? "stored" : "not stored"); "
+            out.log("late answer to failed upload job \(id): \(stored ? "stored" : "not stored"); "
                 + "now on \(late.stored) of \(config.s) needed servers, \(late.remaining) still unanswered"
                 + (late.stored >= config.k ? " (receivers can rebuild it; the sender still retries it)" : ""))
         }
         lateJobs[id] = late.remaining > 0 ? late : nil
     }
 
-    func decide(_ success: Bool, _ ctx: some DeviceContext) {
+    func decide(_ success: Bool, _ out: some EffectSink) {
         guard let j = job else { return }
         job = nil
         if j.answered < config.servers {
@@ -133,52 +133,52 @@ extension DeviceNode {
                                      remaining: config.servers - j.answered,
                                      succeeded: success, stored: j.okServers.count)
         }
-        ctx.recordTiming(TransferTiming(direction: .upload, device: index, messages: j.items.count,
-                                          start: j.start, end: ctx.now, dataSync: j.syncTime,
-                                          secretSharing: j.sharingTime, network: ctx.now - j.ready,
+        out.timing(TransferTiming(direction: .upload, device: index, messages: j.items.count,
+                                          start: j.start, end: out.now, dataSync: j.syncTime,
+                                          secretSharing: j.sharingTime, network: out.now - j.ready,
                                           succeeded: success))
         let to = j.shareReceiver.map { directory.name(ofNode: $0) } ?? "*"
-        adaptBatch(after: j, success: success, ctx)
+        adaptBatch(after: j, success: success, out)
         if success {
             multicastReuploadDone(j.items)
             reuploadsSettled(j.items)
-            noteReuploadsStored(j.items, servers: j.okServers.count, now: ctx.now)
+            noteReuploadsStored(j.items, servers: j.okServers.count, now: out.now)
             for item in j.items {
                 let m = item.message
-                ctx.count(.messagesUploaded, type: m.type)
-                if item.isReupload { ctx.count(.reUploads, type: m.type) }
+                out.count(.messagesUploaded, type: m.type)
+                if item.isReupload { out.count(.reUploads, type: m.type) }
                 record.markUploaded(m.messageID)
             }
-            ctx.log("upload \(j.items.map { label($0.message) }.joined(separator: ",")) to \(to)")
+            out.log("upload \(j.items.map { label($0.message) }.joined(separator: ",")) to \(to)")
             if let first = j.okServers.min() {
                 send(.userNotify(receiver: j.shareReceiver ?? GrouperMessage.multicast, category: "grouper",
-                                 content: "new messages"), to: first, purpose: .notify, ctx)
+                                 content: "new messages"), to: first, purpose: .notify, out)
             }
         } else {
             for item in j.items {
-                ctx.count(.uploadAttemptsFailed, type: item.message.type)
-                if !item.failedBefore { ctx.count(.uploadFailures, type: item.message.type) }
+                out.count(.uploadAttemptsFailed, type: item.message.type)
+                if !item.failedBefore { out.count(.uploadFailures, type: item.message.type) }
                 if j.okServers.count >= config.k {
-                    countRebuildable(stores.registry.idNumber(item.message.messageID), item.message.type, ctx)
+                    countRebuildable(stores.registry.idNumber(item.message.messageID), item.message.type, out)
                 }
             }
             let pending = config.servers - j.answered
-            ctx.log("upload failed (job \(j.id): stored on \(j.okServers.count) of \(config.s) needed servers, "
+            out.log("upload failed (job \(j.id): stored on \(j.okServers.count) of \(config.s) needed servers, "
                 + "\(j.failed) failed" + (pending > 0 ? ", \(pending) not answered yet" : "") + ") "
                 + "\(j.items.map { label($0.message) }.joined(separator: ",")) to \(to); unsent")
             unsent.append(contentsOf: j.items.map { var item = $0; item.failedBefore = true; return item })
         }
-        kickOutbox(ctx)
+        kickOutbox(out)
     }
 }
 
 extension DeviceNode {
     /// Counts `failedButRebuildable` for message number `n` the first time one of its failed
     /// upload attempts reached ≥ k servers: a message, not an attempt.
-    func countRebuildable(_ n: Int32, _ type: MessageType, _ ctx: some DeviceContext) {
+    func countRebuildable(_ n: Int32, _ type: MessageType, _ out: some EffectSink) {
         guard !rebuildableCounted.contains(n) else { return }
         rebuildableCounted.insert(n)
-        ctx.count(.failedButRebuildable, type: type)
+        out.count(.failedButRebuildable, type: type)
     }
 }
 
@@ -198,13 +198,13 @@ extension DeviceNode {
     /// A job some server could not take in time is retried in halves (down to one message)
     /// rather than repeated whole forever; successes double the cap back to `batchLimit`.
     /// As-built repeats the same batch.
-    func adaptBatch(after j: UploadJob, success: Bool, _ ctx: some DeviceContext) {
+    func adaptBatch(after j: UploadJob, success: Bool, _ out: some EffectSink) {
         guard config.variant != .asBuilt else { return }
         if success {  // a job at the cap got through: allow larger ones again
             if j.items.count >= batchCap { batchCap = min(config.batchLimit, batchCap * 2) }
         } else if j.timedOut > 0 && j.items.count > 1 {
             batchCap = max(1, j.items.count / 2)
-            ctx.log("batch of \(j.items.count) timed out; next batches ≤ \(batchCap)")
+            out.log("batch of \(j.items.count) timed out; next batches ≤ \(batchCap)")
         }
     }
 }

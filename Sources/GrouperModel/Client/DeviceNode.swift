@@ -27,8 +27,10 @@ struct OutboxItem: Sendable {
 /// writes what it really did to the `RunRecord`, and reaches everything else — its clock,
 /// timers, CPU, the servers, the other device of a face-to-face invitation, the log and
 /// counters — through the `DeviceContext` each call is given: no simulator, network or CPU
-/// model in it (`SimulatedDeviceNode` feeds it from the kernel). All behaviour-relevant
-/// iteration is over arrays or sorted keys.
+/// model in it (`SimulatedDeviceNode` feeds it from the kernel). Its sender and receiver are
+/// cores: each input (`reply(to:_:_:)`, `cpuDone`, a command) hands its effects to an
+/// `EffectSink`, which `handle` makes the adapter (`Performing`) that performs them
+/// (docs/architecture.md). All behaviour-relevant iteration is over arrays or sorted keys.
 final class DeviceNode {
     let name: String
     let index: Int
@@ -145,11 +147,10 @@ final class DeviceNode {
         case .response(let id, let outcome): complete(id, outcome, ctx)
         case .timeout(let id): complete(id, .timedOut, ctx)
         case .push:
-            if online && isMember && config.receive.onPush { requestReceive(ctx) }
+            if online && isMember && config.receive.onPush { requestReceive(performing(ctx)) }
         case .timer(let t): timer(t, ctx)
         case .command(let c): command(c, ctx)
-        case .uploadReady(let id): uploadReady(id, ctx)
-        case .roundProcessed(let id): roundProcessed(id, ctx)
+        case .uploadReady, .roundProcessed: cpuDone(event, performing(ctx))
         case .request, .sweep, .serverCommand: break
         }
     }
@@ -157,15 +158,15 @@ final class DeviceNode {
     func command(_ c: DeviceCommand, _ ctx: some DeviceContext) {
         switch c {
         case .update(let id, let size):
-            if isMember, let c = config.chunking { senderUpdateChunked(objectID: id, size: size, c, ctx) }
-            else if isMember { senderUpdate(objectID: id, size: size, ctx) }
-        case .delete(let id): if isMember { senderDelete(objectID: id, ctx) }
-        case .confirm: if isMember { senderConfirm(ctx) }
-        case .receive: if isMember && online { requestReceive(ctx) }
+            if isMember, let c = config.chunking { senderUpdateChunked(objectID: id, size: size, c, performing(ctx)) }
+            else if isMember { senderUpdate(objectID: id, size: size, performing(ctx)) }
+        case .delete(let id): if isMember { senderDelete(objectID: id, performing(ctx)) }
+        case .confirm: if isMember { senderConfirm(performing(ctx)) }
+        case .receive: if isMember && online { requestReceive(performing(ctx)) }
         case .setOnline(let on, let reason): setOnline(offline.set(reason, on ? nil : true) == nil, ctx)
         case .invite(let invitee): invite(invitee, ctx)
         case .answerResend(let requester, let range):
-            if isMember { answerResend(requester: directory.nodeIDs[requester], range: range, ctx) }
+            if isMember { answerResend(requester: directory.nodeIDs[requester], range: range, performing(ctx)) }
         }
     }
 
@@ -174,19 +175,19 @@ final class DeviceNode {
         case .confirm:
             if let p = config.confirm.period {
                 let asBuiltDemo = config.variant == .asBuilt && config.asBuilt.confirmAfterReceiveOncePerTTL
-                if isMember && online && !asBuiltDemo { senderConfirm(ctx) }
+                if isMember && online && !asBuiltDemo { senderConfirm(performing(ctx)) }
                 ctx.schedule(.timer(.confirm), after: p)
             }
         case .pull:
             if let p = config.receive.pullPeriod {
-                if isMember && online { requestReceive(ctx) }
+                if isMember && online { requestReceive(performing(ctx)) }
                 ctx.schedule(.timer(.pull), after: p)
             }
         case .unsentRetry:
             if let p = config.unsent.period {
                 let onlyLaunch = config.variant == .asBuilt && config.asBuilt.retryOnlyOnLaunch
                 if isMember && online { retryRegistrations(ctx) }
-                if isMember && online && !onlyLaunch { retryUnsent(ctx) }
+                if isMember && online && !onlyLaunch { retryUnsent(performing(ctx)) }
                 ctx.schedule(.timer(.unsentRetry), after: p)
             }
         }
@@ -217,39 +218,54 @@ final class DeviceNode {
         if config.variant == .asBuilt { wedged = false }  // the app relaunches
         retryInvitations(ctx)
         retryRegistrations(ctx)
-        if config.unsent.onReconnect { retryUnsent(ctx) }
+        if config.unsent.onReconnect { retryUnsent(performing(ctx)) }
         let asBuiltDemo = config.variant == .asBuilt && config.asBuilt.confirmAfterReceiveOncePerTTL
-        if config.confirm.onReconnect && !asBuiltDemo { senderConfirm(ctx) }
-        if config.receive.onReconnect { requestReceive(ctx) }
-        kickOutbox(ctx)
+        if config.confirm.onReconnect && !asBuiltDemo { senderConfirm(performing(ctx)) }
+        if config.receive.onReconnect { requestReceive(performing(ctx)) }
+        kickOutbox(performing(ctx))
     }
 
     // MARK: Requests
 
-    /// Sends a request to server `server`; its outcome comes back through `complete`.
-    func send(_ call: ServerCall, to server: Int, purpose: RequestPurpose, _ ctx: some DeviceContext) {
-        let id = ctx.takeRequestID()
-        pending.insert(id, purpose)
-        guard online else {
-            ctx.schedule(.response(requestID: id, outcome: .disconnected), after: .zero)
-            return
-        }
-        // The client's per-request CPU cost (building it, parsing its answer) delays the send.
-        let sentAt = ctx.useCPU(config.device.requestTime)
-        let request = ServerRequest(requestID: id, device: index, groupID: directory.groupID,
-                                    key: accessKeys[server] ?? "", call: call, sentAt: sentAt)
-        let bytes = WireSize.request(call, scheme: config.scheme) + costedWireBytes(call)
-        ctx.send(consume request, bytes: bytes, to: server)
+    /// A request to server `server` with my access key there; its outcome comes back through
+    /// `complete`.
+    @inline(__always)
+    func request(_ call: ServerCall, to server: Int, purpose: RequestPurpose) -> ClientRequest {
+        ClientRequest(call: call, server: server, purpose: purpose, key: accessKeys[server] ?? "", connected: online)
+    }
+
+    /// Asks for a request to server `server` (an effect of `out`).
+    @inline(__always)
+    func send(_ call: ServerCall, to server: Int, purpose: RequestPurpose, _ out: some EffectSink) {
+        out.request(request(call, to: server, purpose: purpose))
     }
 
     func complete(_ id: Int, _ outcome: RequestOutcome, _ ctx: some DeviceContext) {
         guard let purpose = pending.remove(id) else { return }  // late or duplicate
+        reply(to: purpose, outcome, performing(ctx))
+    }
+
+    // MARK: The cores' inputs
+
+    /// The outcome of a request the sender or the receiver asked for (`ClientEffect.request`).
+    @inline(__always)
+    func reply(to purpose: RequestPurpose, _ outcome: RequestOutcome, _ out: some EffectSink) {
         switch purpose {
-        case .put(let job, let server, let count): putDone(job: job, server: server, count: count, outcome, ctx)
-        case .list(let r, let server): listDone(round: r, server: server, outcome, ctx)
-        case .get(let r, let server): getDone(round: r, server: server, outcome, ctx)
-        case .existence(let t, let server): existenceDone(task: t, server: server, outcome, ctx)
+        case .put(let job, let server, let count): putDone(job: job, server: server, count: count, outcome, out)
+        case .list(let r, let server): listDone(round: r, server: server, outcome, out)
+        case .get(let r, let server): getDone(round: r, server: server, outcome, out)
+        case .existence(let t, let server): existenceDone(task: t, server: server, outcome, out)
         case .notify: break
+        }
+    }
+
+    /// The continuation of CPU work (`ClientEffect.cpu`): an upload job's puts may leave, or a
+    /// receive round's rebuild and handling are done.
+    func cpuDone(_ event: GrouperEvent, _ out: some EffectSink) {
+        switch event {
+        case .uploadReady(let id): uploadReady(id, out)
+        case .roundProcessed(let id): roundProcessed(id, out)
+        default: break
         }
     }
 }

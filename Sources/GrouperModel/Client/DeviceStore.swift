@@ -1,6 +1,6 @@
 import SimKernel
 
-/// How a device keeps its store on flash (issue #10, seed 003).
+/// How a device keeps its store on flash (docs/architectures.md).
 public enum AtRestMode: String, Codable, CaseIterable, Sendable {
     /// Plaintext files: a stolen device exposes every object it holds.
     case plain
@@ -14,7 +14,7 @@ public enum AtRestMode: String, Codable, CaseIterable, Sendable {
 public struct DeviceStoreConfig: Codable, Equatable, Sendable {
     public var atRest: AtRestMode
     /// PBKDF2 iterations of the key derivation at each device start (RNCryptor's v3 format,
-    /// the library seed 003 uses, derives its keys with 10 000).
+    /// the modelled store's, derives its keys with 10 000).
     public var kdfIterations: Int
 
     public static let defaultKDFIterations = 10_000
@@ -35,10 +35,11 @@ extension DeviceProfile {
 
 extension DeviceNode {
     /// Encrypts `bytes` written to an encrypted store (nothing for a plain store).
-    func chargeAtRest(bytes: Int, _ ctx: some DeviceContext) {
+    func chargeAtRest(bytes: Int, _ out: some EffectSink) {
         guard config.deviceStore.atRest == .aes256CBC else { return }
-        _ = ctx.useCPU(config.device.atRestTime(bytes: bytes))
+        out.cpu(config.device.atRestTime(bytes: bytes))
     }
+
 
     /// The key derivation of a device start (the run's start, and every return online: the app
     /// launches again) for an encrypted store.

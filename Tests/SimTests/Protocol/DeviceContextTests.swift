@@ -124,7 +124,7 @@ final class ScriptedContext: DeviceContext {
         d.handle(.command(.setOnline(true)), ctx)
         let before = ctx.requests.count
         d.online = false
-        d.send(.transferList, to: 0, purpose: .notify, ctx)
+        d.perform(d.request(.transferList, to: 0, purpose: .notify), ctx)
         #expect(ctx.requests.count == before)
         guard case .response(_, .disconnected)? = ctx.wakeups.last?.event else { Issue.record("expected a disconnect"); return }
 

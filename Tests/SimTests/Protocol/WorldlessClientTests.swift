@@ -18,6 +18,8 @@ import SimKernel
         var nextRequestID = 1
         var requests = 0
         var log: [String] = []
+        /// Servers whose setup calls go unanswered (`directCall` returns nil).
+        var down: Set<Int> = []
 
         init(directory: GroupDirectory) {
             self.directory = directory
@@ -63,7 +65,7 @@ import SimKernel
             return harness.nextRequestID
         }
         func directCall(_ request: ServerRequest, to server: Int) -> Result<ServerReply, ServerError>? {
-            harness.servers[server].handle(request, now: now)
+            harness.down.contains(server) ? nil : harness.servers[server].handle(request, now: now)
         }
         func log(_ text: @autoclosure () -> String) { harness.log.append("D\(device + 1) \(text())") }
         func count(_ kind: CounterKind, type: MessageType) {}
@@ -72,6 +74,28 @@ import SimKernel
         func peer(_ device: Int) -> (node: DeviceNode, context: Context) {
             (harness.devices[device], Context(harness: harness, device: device))
         }
+    }
+
+    /// A registration that failed at the invitation (its server down) is retried later; the
+    /// log names that server numbered from 1, as every text a person reads does.
+    @Test func aLateKeyIsLoggedWithTheServerNumberedFromOne() throws {
+        let config = try SystemConfig(devices: 2, servers: 3, k: 2, s: 2, ttl: .hours(1))
+        let directory = GroupDirectory(config: config, scheme: config.scheme.makeScheme(), streams: RandomStreams(rootSeed: 5))
+        let stores = SharedStores(directory: directory)
+        let record = RunRecord(config: config, registry: stores.registry)
+        let h = Harness(directory: directory)
+        h.devices = (0..<2).map {
+            DeviceNode(index: $0, directory: directory, stores: stores, record: record, rng: Xoshiro256StarStar(seed: UInt64(9 + $0)))
+        }
+        let owner = h.devices[0], member = h.devices[1]
+        owner.createGroup(Context(harness: h, device: 0))
+        h.down = [2]
+        owner.invite(1, Context(harness: h, device: 0))
+        #expect(member.isMember && member.accessKeys[2] == nil)
+        h.down = []
+        owner.retryRegistrations(Context(harness: h, device: 0))
+        #expect(member.accessKeys[2] != nil)
+        #expect(h.log.filter { $0.contains("late key") } == ["D1 late key for D2 on server 3"])
     }
 
     @Test func anOwnerCreatesTheGroupInvitesAndItsUpdateReachesTheMember() throws {

@@ -1,0 +1,174 @@
+import SimKernel
+
+/// What a client core asks of the place it runs, as a value. The core decides; the adapter
+/// (`DeviceNode.perform`) does: it numbers and sends requests, runs CPU work, and writes the
+/// log and counters. Nothing here is a query, so a core never waits on the world: where a
+/// decision needs the world's answer (a server's reply, the end of CPU work) the answer comes
+/// back later as an input.
+enum ClientEffect {
+    /// A request to a server; its outcome comes back as the reply for `purpose`.
+    case request(ClientRequest)
+    /// `work` on this device's CPU; `then` comes back as an input once it is done (nil: the
+    /// work only keeps the CPU busy, e.g. encrypting a store write).
+    case cpu(SimDuration, then: GrouperEvent?)
+    /// A protocol log line of this device.
+    case log(String)
+    /// `amount` added to the protocol counter `kind` for a message of `type`.
+    case count(CounterKind, MessageType, amount: Int)
+    /// A finished upload or download round.
+    case timing(TransferTiming)
+    /// The messages a receive round handled, in order (for whoever watches deliveries).
+    case handled([GrouperMessage])
+    /// A failure of the client's own code (an operation that cannot fail on valid state did).
+    case internalFailure(String)
+}
+
+/// A request a core wants sent: the call, the server, what it is for, and the access key it
+/// carries. `connected`: whether the device was online when it asked (offline, the request
+/// fails at once with `.disconnected`).
+struct ClientRequest {
+    var call: ServerCall
+    var server: Int
+    var purpose: RequestPurpose
+    var key: String
+    var connected: Bool
+}
+
+/// Where a core's effects go, and the input's time: the adapter's sink performs each effect as
+/// it comes (`DeviceNode.Performing`), a test's sink collects them (`CollectedEffects`). A core
+/// takes its sink as a parameter (`_ out: some EffectSink`) and hands it on to the cores it
+/// calls; it never stores it.
+protocol EffectSink {
+    /// When the input arrived.
+    var now: SimTime { get }
+    /// Whether log lines are kept: a core builds a line's text only then.
+    var logging: Bool { get }
+    /// Takes the next effect, in the order the core produces them.
+    func take(_ effect: consuming ClientEffect)
+}
+
+/// The effects a core produces, by kind. Each is inlined into the core that calls it, so with
+/// the adapter's sink the effect value is not built: the core runs the adapter's code for that
+/// effect directly.
+extension EffectSink {
+    @inline(__always)
+    func request(_ r: consuming ClientRequest) { take(.request(r)) }
+
+    @inline(__always)
+    func cpu(_ work: SimDuration, then event: GrouperEvent? = nil) { take(.cpu(work, then: event)) }
+
+    @inline(__always)
+    func log(_ text: @autoclosure () -> String) {
+        if logging { take(.log(text())) }
+    }
+
+    /// Adds `amount` to counter `kind`.
+    @inline(__always)
+    func count(_ kind: CounterKind, type: MessageType, amount: Int = 1) {
+        take(.count(kind, type, amount: amount))
+    }
+
+    @inline(__always)
+    func timing(_ t: TransferTiming) { take(.timing(t)) }
+
+    @inline(__always)
+    func handled(_ messages: [GrouperMessage]) { take(.handled(messages)) }
+
+    @inline(__always)
+    func internalFailure(_ text: String) { take(.internalFailure(text)) }
+}
+
+/// A sink that keeps the effects of one input in order; repeated counts of one kind and type
+/// become one effect.
+final class CollectedEffects: EffectSink {
+    let now: SimTime
+    let logging: Bool
+    /// The effects produced so far, in order.
+    private(set) var effects: [ClientEffect] = []
+
+    init(now: SimTime, logging: Bool = true) {
+        self.now = now
+        self.logging = logging
+    }
+
+    func take(_ effect: consuming ClientEffect) {
+        if case .count(let kind, let type, let amount) = effect, case .count(kind, type, let n)? = effects.last {
+            effects[effects.count - 1] = .count(kind, type, amount: n + amount)
+        } else {
+            effects.append(effect)
+        }
+    }
+}
+
+extension DeviceNode {
+    /// The adapter's sink: performs each effect through `ctx` as the core produces it. Four
+    /// words (the device, the context), so a core receives it in registers, borrowed. Building
+    /// it still retains the device and the context's references once per input
+    /// (docs/performance.md).
+    struct Performing<Context: DeviceContext>: EffectSink {
+        let node: DeviceNode
+        let ctx: Context
+
+        /// Transparent, so the sink is built in the adapter's own code (`handle`), where the
+        /// device and the context are borrowed.
+        @_transparent
+        init(node: DeviceNode, ctx: Context) {
+            self.node = node
+            self.ctx = ctx
+        }
+
+        var now: SimTime { ctx.now }
+
+        var logging: Bool { ctx.logging }
+
+        @inline(__always)
+        func take(_ effect: consuming ClientEffect) { node.perform(effect, ctx) }
+    }
+
+    /// The sink for an input arriving now through `ctx`: the core's effects are performed as it
+    /// produces them (in the order produced, as a collected step would list them).
+    @_transparent
+    func performing<C: DeviceContext>(_ ctx: C) -> Performing<C> { Performing(node: self, ctx: ctx) }
+
+    /// Performs `effects` in order through `ctx`.
+    func perform(_ effects: [ClientEffect], _ ctx: some DeviceContext) {
+        for e in effects { perform(e, ctx) }
+    }
+
+    /// One effect. Inlined into each call site, where the effect's case is known, so only
+    /// that case's code remains.
+    @inline(__always)
+    func perform(_ effect: consuming ClientEffect, _ ctx: some DeviceContext) {
+        switch consume effect {
+        case .request(let r): perform(r, ctx)
+        case .cpu(let work, let then):
+            let done = ctx.useCPU(work)
+            if let then { ctx.schedule(then, at: done) }
+        case .log(let text): ctx.log(text)
+        case .count(let kind, let type, let amount):
+            if amount == 1 { ctx.count(kind, type: type) } else { ctx.count(kind, type: type, amount: amount) }
+        case .timing(let t): ctx.recordTiming(t)
+        case .handled(let messages): onReceive?(index, messages)
+        case .internalFailure(let text): ctx.internalFailure(text)
+        }
+    }
+
+    /// Numbers the request, remembers what it is for, and sends it once the CPU has built it
+    /// (the client's per-request cost delays the send); offline, it fails at once. Inlined where
+    /// the request is built, so its fields move into the server request without copies.
+    @inline(__always)
+    func perform(_ r: consuming ClientRequest, _ ctx: some DeviceContext) {
+        let id = ctx.takeRequestID()
+        pending.insert(id, r.purpose)
+        guard r.connected else {
+            ctx.schedule(.response(requestID: id, outcome: .disconnected), after: .zero)
+            return
+        }
+        let sentAt = ctx.useCPU(config.device.requestTime)
+        let bytes = WireSize.request(r.call, scheme: config.scheme) + costedWireBytes(r.call)
+        let server = r.server
+        let request = ServerRequest(requestID: id, device: index, groupID: directory.groupID,
+                                    key: r.key, call: r.call, sentAt: sentAt)
+        ctx.send(consume request, bytes: bytes, to: server)
+    }
+}
