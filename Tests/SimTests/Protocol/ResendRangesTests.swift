@@ -16,16 +16,8 @@ import SimKernel
     /// it misses (6 + 19). Both end with every message.
     @Test func holesReuploadNothingTheRequesterHeld() throws {
         func run(_ ranges: ResendRanges) throws -> (reuploads: Int, objects: Int, requests: Int) {
-            var c = try SystemConfig(devices: 2, servers: 1, k: 1, s: 1, ttl: .hours(1))
-            c.receive = ReceivePolicy(onPush: true, pullPeriod: .minutes(10), onReconnect: true)
-            c.resendRanges = ranges
-            let system = try GrouperSystem(config: c)
-            let t = { (m: Int64) in SimTime.zero + .minutes(m) }
-            for j in 0..<40 { system.update(device: 0, objectID: "o\(j)", size: 16, at: t(5 + 10 * Int64(j))) }
-            system.setOnline(false, device: 1, at: t(20)); system.setOnline(true, device: 1, at: t(140))
-            system.setOnline(false, device: 0, at: t(138)); system.setOnline(true, device: 0, at: t(200))
-            system.setOnline(false, device: 1, at: t(150)); system.setOnline(true, device: 1, at: t(330))
-            system.run(until: t(480))
+            // The run ReuploadPartsTests splits into parts.
+            let system = try ReuploadPartsTests.run(ranges)
             let n = system.counters
             return (n.total(.reUploads, device: 0), system.objects(device: 1).count, n.total(.resendRequests, device: 1))
         }
