@@ -21,6 +21,12 @@ enum ClientEffect {
     case handled([GrouperMessage])
     /// A failure of the client's own code (an operation that cannot fail on valid state did).
     case internalFailure(String)
+    /// A setup call (creating the group, registering a member): answered by the server at
+    /// once and untimed; the answer comes back as an input when the call says what it is for.
+    case setup(SetupCall)
+    /// The face-to-face step: what the owner hands device `to` directly (an invitation, or a
+    /// key registered late); it arrives there as an input.
+    case handOver(FaceToFace, to: Int)
 }
 
 /// A request a core wants sent: the call, the server, what it is for, and the access key it
@@ -32,6 +38,37 @@ struct ClientRequest {
     var purpose: RequestPurpose
     var key: String
     var connected: Bool
+}
+
+/// A setup call a membership core wants made on server `server` with `key` (a master or
+/// access key; empty for `group/register`). `answer`: what the answer is for, or nil when the
+/// core does not need it (`group/init`, `user/deviceToken`).
+struct SetupCall {
+    var call: ServerCall
+    var server: Int
+    var key: String
+    var answer: SetupPurpose?
+}
+
+/// What a setup call's answer is for: the input it comes back as (`setupAnswered`).
+enum SetupPurpose: Equatable {
+    /// `group/register` on `server` while creating the group: the master key.
+    case groupRegistered(server: Int)
+    /// The owner's own `user/add` on `server` while creating the group: its access key.
+    case ownerAdded(server: Int)
+    /// `user/add` of `invitee` on `server` at its invitation.
+    case memberAdded(invitee: Int, server: Int)
+    /// `user/add` of `invitee` on `server`, retried after the server was down at the invitation.
+    case lateMemberAdded(invitee: Int, server: Int)
+}
+
+/// What an owner hands a device face to face.
+enum FaceToFace {
+    /// An invitation: the invitee's access keys per server (nil where it is not registered
+    /// yet), the member list, and every normal message the owner holds.
+    case invitation(keys: [String?], members: [String], messages: [GrouperMessage])
+    /// The invitee's access key on `server`, registered after the invitation.
+    case accessKey(server: Int, key: String)
 }
 
 /// Where a core's effects go, and the input's time: the adapter's sink performs each effect as
@@ -76,6 +113,16 @@ extension EffectSink {
 
     @inline(__always)
     func internalFailure(_ text: String) { take(.internalFailure(text)) }
+
+    /// A setup call on `server`; its answer comes back as `setupAnswered(answer, …)` unless
+    /// `answer` is nil.
+    @inline(__always)
+    func setup(_ call: ServerCall, on server: Int, key: String, answer: SetupPurpose? = nil) {
+        take(.setup(SetupCall(call: call, server: server, key: key, answer: answer)))
+    }
+
+    @inline(__always)
+    func handOver(_ h: FaceToFace, to device: Int) { take(.handOver(h, to: device)) }
 }
 
 /// A sink that keeps the effects of one input in order; repeated counts of one kind and type
@@ -150,7 +197,19 @@ extension DeviceNode {
         case .timing(let t): ctx.recordTiming(t)
         case .handled(let messages): onReceive?(index, messages)
         case .internalFailure(let text): ctx.internalFailure(text)
+        case .setup(let s): perform(s, ctx)
+        case .handOver(let h, let device):
+            let (guest, guestContext) = ctx.peer(device)
+            guest.handedOver(h, guest.performing(guestContext))
         }
+    }
+
+    /// Makes the setup call at once and hands its answer straight back to the core (nil when
+    /// the server cannot answer now).
+    func perform(_ s: SetupCall, _ ctx: some DeviceContext) {
+        let answer = ctx.directCall(ServerRequest(requestID: 0, device: index, groupID: directory.groupID,
+                                                  key: s.key, call: s.call), to: s.server)
+        if let purpose = s.answer { setupAnswered(purpose, answer, performing(ctx)) }
     }
 
     /// Numbers the request, remembers what it is for, and sends it once the CPU has built it

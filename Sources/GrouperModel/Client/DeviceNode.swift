@@ -55,6 +55,10 @@ final class DeviceNode {
     var pendingRegistrations: [(invitee: Int, server: Int)] = []
     /// Invitations asked for while the owner was offline, made when it is back (owner only).
     var pendingInvitations: [Int] = []
+    /// Invitations waiting for the servers' answers to their registrations (owner only).
+    var openInvitations: [OpenInvitation] = []
+    /// Servers whose part of creating the group is not over yet (owner only).
+    var groupSetupsDue = 0
     /// When this device became a member (nil: not a member).
     var joinedAt: SimTime?
 
@@ -163,8 +167,8 @@ final class DeviceNode {
         case .delete(let id): if isMember { senderDelete(objectID: id, performing(ctx)) }
         case .confirm: if isMember { senderConfirm(performing(ctx)) }
         case .receive: if isMember && online { requestReceive(performing(ctx)) }
-        case .setOnline(let on, let reason): setOnline(offline.set(reason, on ? nil : true) == nil, ctx)
-        case .invite(let invitee): invite(invitee, ctx)
+        case .setOnline(let on, let reason): connectivity(offline.set(reason, on ? nil : true) == nil, ctx)
+        case .invite(let invitee): invite(invitee, performing(ctx))
         case .answerResend(let requester, let range):
             if isMember { answerResend(requester: directory.nodeIDs[requester], range: range, performing(ctx)) }
         }
@@ -186,7 +190,7 @@ final class DeviceNode {
         case .unsentRetry:
             if let p = config.unsent.period {
                 let onlyLaunch = config.variant == .asBuilt && config.asBuilt.retryOnlyOnLaunch
-                if isMember && online { retryRegistrations(ctx) }
+                if isMember && online { retryRegistrations(performing(ctx)) }
                 if isMember && online && !onlyLaunch { retryUnsent(performing(ctx)) }
                 ctx.schedule(.timer(.unsentRetry), after: p)
             }
@@ -201,28 +205,16 @@ final class DeviceNode {
             let phase = SimDuration(nanoseconds: Int64(rng.nextDouble() * Double(p.nanoseconds)))
             ctx.schedule(.timer(t), after: phase)
         }
-        deriveStoreKey(ctx)
+        deriveStoreKey(performing(ctx))
     }
 
-    func setOnline(_ on: Bool, _ ctx: some DeviceContext) {
-        guard on != online else { return }
-        online = on
-        ctx.log(on ? "online" : "offline")
-        if on { deriveStoreKey(ctx) }
-        if !on {
-            // Every open connection breaks; handle in request order.
-            for id in pending.sortedIDs { complete(id, .disconnected, ctx) }
-            return
-        }
-        guard isMember else { return }
-        if config.variant == .asBuilt { wedged = false }  // the app relaunches
-        retryInvitations(ctx)
-        retryRegistrations(ctx)
-        if config.unsent.onReconnect { retryUnsent(performing(ctx)) }
-        let asBuiltDemo = config.variant == .asBuilt && config.asBuilt.confirmAfterReceiveOncePerTTL
-        if config.confirm.onReconnect && !asBuiltDemo { senderConfirm(performing(ctx)) }
-        if config.receive.onReconnect { requestReceive(performing(ctx)) }
-        kickOutbox(performing(ctx))
+    /// Going offline or back online (`setOnline` of the membership core); going offline breaks
+    /// every open connection, whose requests fail in request order.
+    func connectivity(_ on: Bool, _ ctx: some DeviceContext) {
+        let wasOnline = online
+        setOnline(on, performing(ctx))
+        guard wasOnline && !online else { return }
+        for id in pending.sortedIDs { complete(id, .disconnected, ctx) }
     }
 
     // MARK: Requests

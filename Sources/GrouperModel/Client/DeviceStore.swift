@@ -43,9 +43,9 @@ extension DeviceNode {
 
     /// The key derivation of a device start (the run's start, and every return online: the app
     /// launches again) for an encrypted store.
-    func deriveStoreKey(_ ctx: some DeviceContext) {
+    func deriveStoreKey(_ out: some EffectSink) {
         guard config.deviceStore.atRest == .aes256CBC else { return }
-        _ = ctx.useCPU(config.device.keyDerivationTime(iterations: config.deviceStore.kdfIterations))
+        out.cpu(config.device.keyDerivationTime(iterations: config.deviceStore.kdfIterations))
     }
 
     /// Plaintext bytes a stolen device exposes now: with a plain store, the payload bytes of

@@ -52,8 +52,8 @@ public final class GrouperSystem {
             sim.schedule(.sweep, to: world.serverComponents[j], after: config.alignedSweeps ? .zero : phase)
         }
         let owner = world.deviceNodes[0]
-        owner.createGroup(SimulatedDevice(sim: sim, world: world, device: 0))
-        for i in config.startMembers.dropFirst() { owner.invite(i, SimulatedDevice(sim: sim, world: world, device: 0)) }
+        owner.createGroup(owner.performing(SimulatedDevice(sim: sim, world: world, device: 0)))
+        for i in config.startMembers.dropFirst() { owner.invite(i, owner.performing(SimulatedDevice(sim: sim, world: world, device: 0))) }
         for d in world.deviceNodes { d.startTimers(SimulatedDevice(sim: sim, world: world, device: d.index)) }
     }
 

@@ -88,12 +88,12 @@ import SimKernel
             DeviceNode(index: $0, directory: directory, stores: stores, record: record, rng: Xoshiro256StarStar(seed: UInt64(9 + $0)))
         }
         let owner = h.devices[0], member = h.devices[1]
-        owner.createGroup(Context(harness: h, device: 0))
+        owner.createGroup(owner.performing(Context(harness: h, device: 0)))
         h.down = [2]
-        owner.invite(1, Context(harness: h, device: 0))
+        owner.invite(1, owner.performing(Context(harness: h, device: 0)))
         #expect(member.isMember && member.accessKeys[2] == nil)
         h.down = []
-        owner.retryRegistrations(Context(harness: h, device: 0))
+        owner.retryRegistrations(owner.performing(Context(harness: h, device: 0)))
         #expect(member.accessKeys[2] != nil)
         #expect(h.log.filter { $0.contains("late key") } == ["D1 late key for D2 on server 3"])
     }
@@ -108,8 +108,8 @@ import SimKernel
             DeviceNode(index: $0, directory: directory, stores: stores, record: record, rng: Xoshiro256StarStar(seed: UInt64(9 + $0)))
         }
         let owner = h.devices[0], member = h.devices[1]
-        owner.createGroup(Context(harness: h, device: 0))
-        owner.invite(1, Context(harness: h, device: 0))
+        owner.createGroup(owner.performing(Context(harness: h, device: 0)))
+        owner.invite(1, owner.performing(Context(harness: h, device: 0)))
         #expect(owner.isMember && member.isMember)
         #expect(member.accessKeys.allSatisfy { $0 != nil }, "registered on every server face to face")
         for d in h.devices { d.startTimers(Context(harness: h, device: d.index)) }
