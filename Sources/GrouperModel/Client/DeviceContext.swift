@@ -3,7 +3,7 @@ import SimKernel
 /// Where a Grouper client runs: its clock, its own timers, its CPU, and its requests to the
 /// servers (push notifications to other members are requests too: `notify`).
 ///
-/// The client's cores (sender, receiver, Algorithm 1, resends) return their effects as
+/// The client's cores (sender, receiver, Algorithm 1, resends, membership) return their effects as
 /// `ClientEffect` values and `DeviceNode` performs them through this interface, so they do not
 /// know they are simulated: `SimulatedDevice` implements it on the kernel and the network
 /// model, and a test can script it. What the

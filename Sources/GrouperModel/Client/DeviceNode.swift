@@ -21,16 +21,17 @@ struct OutboxItem: Sendable {
     var failedBefore = false
 }
 
-/// One device running the Grouper client (sender, receiver, Algorithm 1, sync store).
+/// One device running the Grouper client (sender, receiver, Algorithm 1, sync store,
+/// membership).
 ///
 /// It reads the run's `GroupDirectory`, shares the run's message stores (`SharedStores`),
 /// writes what it really did to the `RunRecord`, and reaches everything else — its clock,
 /// timers, CPU, the servers, the other device of a face-to-face invitation, the log and
 /// counters — through the `DeviceContext` each call is given: no simulator, network or CPU
-/// model in it (`SimulatedDeviceNode` feeds it from the kernel). Its sender and receiver are
-/// cores: each input (`reply(to:_:_:)`, `cpuDone`, a command) hands its effects to an
-/// `EffectSink`, which `handle` makes the adapter (`Performing`) that performs them
-/// (docs/architecture.md). All behaviour-relevant iteration is over arrays or sorted keys.
+/// model in it (`SimulatedDeviceNode` feeds it from the kernel). Its sender, receiver and
+/// membership are cores: each input (`reply(to:_:_:)`, `cpuDone`, `setupAnswered`,
+/// `handedOver`, a command) hands its effects to an `EffectSink`, which `handle` makes the
+/// adapter (`Performing`) that performs them (docs/architecture.md). All behaviour-relevant iteration is over arrays or sorted keys.
 final class DeviceNode {
     let name: String
     let index: Int
