@@ -149,9 +149,10 @@ final class CollectedEffects: EffectSink {
 
 extension DeviceNode {
     /// The adapter's sink: performs each effect through `ctx` as the core produces it. Four
-    /// words (the device, the context), so a core receives it in registers, borrowed. Building
-    /// it still retains the device and the context's references once per input
-    /// (docs/performance.md).
+    /// words (the device, the context), so a core receives it in registers, borrowed. The
+    /// kernel component builds it once per event (`SimulatedDeviceNode.handle`) and every step
+    /// of that event borrows it, so the device and the context's references are retained once
+    /// per event, not once per core call (docs/performance.md).
     struct Performing<Context: DeviceContext>: EffectSink {
         let node: DeviceNode
         let ctx: Context

@@ -77,8 +77,10 @@ final class SimulatedDeviceNode: SimComponent {
 
     var name: String { device.name }
 
+    /// The device's sink is built here, once per event, where the device and the world are
+    /// this component's own fields.
     func handle(_ event: GrouperEvent, in sim: Simulation<GrouperEvent>) {
-        device.handle(event, SimulatedDevice(sim: sim, world: world, device: device.index))
+        device.handle(event, device.performing(SimulatedDevice(sim: sim, world: world, device: device.index)))
     }
 }
 

@@ -147,53 +147,57 @@ final class DeviceNode {
 
     /// Everything the device does starts here: `ctx` is where it runs (the simulator's
     /// `SimulatedDevice`, or a scripted context in tests).
-    func handle(_ event: GrouperEvent, _ ctx: some DeviceContext) {
+    func handle(_ event: GrouperEvent, _ ctx: some DeviceContext) { handle(event, performing(ctx)) }
+
+    /// An event with the sink its effects go to, built once by the caller (the kernel
+    /// component builds it where the device and the context are its own fields).
+    func handle<C: DeviceContext>(_ event: GrouperEvent, _ out: Performing<C>) {
         switch event {
-        case .response(let id, let outcome): complete(id, outcome, ctx)
-        case .timeout(let id): complete(id, .timedOut, ctx)
+        case .response(let id, let outcome): complete(id, outcome, out)
+        case .timeout(let id): complete(id, .timedOut, out)
         case .push:
-            if online && isMember && config.receive.onPush { requestReceive(performing(ctx)) }
-        case .timer(let t): timer(t, ctx)
-        case .command(let c): command(c, ctx)
-        case .uploadReady, .roundProcessed: cpuDone(event, performing(ctx))
+            if online && isMember && config.receive.onPush { requestReceive(out) }
+        case .timer(let t): timer(t, out)
+        case .command(let c): command(c, out)
+        case .uploadReady, .roundProcessed: cpuDone(event, out)
         case .request, .sweep, .serverCommand: break
         }
     }
 
-    func command(_ c: DeviceCommand, _ ctx: some DeviceContext) {
+    func command<C: DeviceContext>(_ c: DeviceCommand, _ out: Performing<C>) {
         switch c {
         case .update(let id, let size):
-            if isMember, let c = config.chunking { senderUpdateChunked(objectID: id, size: size, c, performing(ctx)) }
-            else if isMember { senderUpdate(objectID: id, size: size, performing(ctx)) }
-        case .delete(let id): if isMember { senderDelete(objectID: id, performing(ctx)) }
-        case .confirm: if isMember { senderConfirm(performing(ctx)) }
-        case .receive: if isMember && online { requestReceive(performing(ctx)) }
-        case .setOnline(let on, let reason): connectivity(offline.set(reason, on ? nil : true) == nil, ctx)
-        case .invite(let invitee): invite(invitee, performing(ctx))
+            if isMember, let c = config.chunking { senderUpdateChunked(objectID: id, size: size, c, out) }
+            else if isMember { senderUpdate(objectID: id, size: size, out) }
+        case .delete(let id): if isMember { senderDelete(objectID: id, out) }
+        case .confirm: if isMember { senderConfirm(out) }
+        case .receive: if isMember && online { requestReceive(out) }
+        case .setOnline(let on, let reason): connectivity(offline.set(reason, on ? nil : true) == nil, out)
+        case .invite(let invitee): invite(invitee, out)
         case .answerResend(let requester, let range):
-            if isMember { answerResend(requester: directory.nodeIDs[requester], range: range, performing(ctx)) }
+            if isMember { answerResend(requester: directory.nodeIDs[requester], range: range, out) }
         }
     }
 
-    func timer(_ t: DeviceTimer, _ ctx: some DeviceContext) {
+    func timer<C: DeviceContext>(_ t: DeviceTimer, _ out: Performing<C>) {
         switch t {
         case .confirm:
             if let p = config.confirm.period {
                 let asBuiltDemo = config.variant == .asBuilt && config.asBuilt.confirmAfterReceiveOncePerTTL
-                if isMember && online && !asBuiltDemo { senderConfirm(performing(ctx)) }
-                ctx.schedule(.timer(.confirm), after: p)
+                if isMember && online && !asBuiltDemo { senderConfirm(out) }
+                out.ctx.schedule(.timer(.confirm), after: p)
             }
         case .pull:
             if let p = config.receive.pullPeriod {
-                if isMember && online { requestReceive(performing(ctx)) }
-                ctx.schedule(.timer(.pull), after: p)
+                if isMember && online { requestReceive(out) }
+                out.ctx.schedule(.timer(.pull), after: p)
             }
         case .unsentRetry:
             if let p = config.unsent.period {
                 let onlyLaunch = config.variant == .asBuilt && config.asBuilt.retryOnlyOnLaunch
-                if isMember && online { retryRegistrations(performing(ctx)) }
-                if isMember && online && !onlyLaunch { retryUnsent(performing(ctx)) }
-                ctx.schedule(.timer(.unsentRetry), after: p)
+                if isMember && online { retryRegistrations(out) }
+                if isMember && online && !onlyLaunch { retryUnsent(out) }
+                out.ctx.schedule(.timer(.unsentRetry), after: p)
             }
         }
     }
@@ -211,11 +215,11 @@ final class DeviceNode {
 
     /// Going offline or back online (`setOnline` of the membership core); going offline breaks
     /// every open connection, whose requests fail in request order.
-    func connectivity(_ on: Bool, _ ctx: some DeviceContext) {
+    func connectivity<C: DeviceContext>(_ on: Bool, _ out: Performing<C>) {
         let wasOnline = online
-        setOnline(on, performing(ctx))
+        setOnline(on, out)
         guard wasOnline && !online else { return }
-        for id in pending.sortedIDs { complete(id, .disconnected, ctx) }
+        for id in pending.sortedIDs { complete(id, .disconnected, out) }
     }
 
     // MARK: Requests
@@ -233,9 +237,9 @@ final class DeviceNode {
         out.request(request(call, to: server, purpose: purpose))
     }
 
-    func complete(_ id: Int, _ outcome: RequestOutcome, _ ctx: some DeviceContext) {
+    func complete<C: DeviceContext>(_ id: Int, _ outcome: RequestOutcome, _ out: Performing<C>) {
         guard let purpose = pending.remove(id) else { return }  // late or duplicate
-        reply(to: purpose, outcome, performing(ctx))
+        reply(to: purpose, outcome, out)
     }
 
     // MARK: The cores' inputs
