@@ -130,7 +130,11 @@ extension DeviceNode {
                 copy.shareReceiver = receiver
                 if overwrites && receiver != nil { unicastOverwritten.insert(item.message.messageID) }
             }
-            if copy.shareReceiver == nil { reuploading.remove(key) }   // a multicast: `multicastReuploads` tracks it
+            if let r = copy.shareReceiver {
+                record.noteReuploadChosen(copy.message, requester: r)   // its part: what the requester holds now
+            } else {
+                reuploading.remove(key)   // a multicast: `multicastReuploads` tracks it
+            }
             chosen.append(copy)
         }
         let shared = chosen.filter { $0.shareReceiver == nil }, own = chosen.filter { $0.shareReceiver != nil }

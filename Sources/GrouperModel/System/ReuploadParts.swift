@@ -1,10 +1,12 @@
 import SimKernel
 
-/// What one stored re-upload was, for its requester (docs/protocol.md, Counters). Decided when
+/// What one stored re-upload was, for its requester (docs/protocol.md, Counters). Counted when
 /// the re-upload's job succeeds (where `reUploads` counts it), from what really happened:
-/// - `held`: the requester held the message already (it received it before, and a resend
-///   range over it — under `resend_ranges` `"span"` the range from the first to the last
-///   missing sequence — made the sender re-upload it anyway);
+/// - `held`: the requester held the message already when the sender chose to re-upload it
+///   (after its servers check; a copy the requester rebuilds from this very upload before the
+///   sender's verdict, or from an attempt the sender took for failed, is not held). Under
+///   `resend_ranges` `"span"` mostly messages received between two holes of the range; under
+///   `"holes"` only messages the requester received after it asked, before the sender checked;
 /// - `repeated`: the requester does not hold it, and a copy of it for this requester was
 ///   stored before (that copy expired before the requester fetched it, and it asked again);
 /// - `first`: neither — the first copy of a message the requester misses. A multicast
@@ -27,17 +29,33 @@ public struct ReuploadParts: Sendable {
     private var table: [Key: Int] = [:]
     /// (message id number, requester) pairs a unicast copy was stored for.
     private var copied: Set<UInt64> = []
+    /// (message id number, requester) → whether the requester held the message when the sender
+    /// chose to re-upload it (`chosen`); taken out when that copy is stored.
+    private var heldWhenChosen: [UInt64: Bool] = [:]
 
     public init(ttl: SimDuration) { self.ttl = ttl }
 
+    private static func pair(_ number: Int32, _ requester: Int) -> UInt64 {
+        UInt64(UInt32(bitPattern: number)) << 32 | UInt64(UInt32(truncatingIfNeeded: requester))
+    }
+
+    /// Notes that a sender chose to re-upload message number `number` to `requester` (its
+    /// index), which `holds` it or not at that moment: the copy's part, once it is stored, is
+    /// decided by this.
+    mutating func chosen(number: Int32, requester: (index: Int, holds: Bool)) {
+        heldWhenChosen[Self.pair(number, requester.index)] = requester.holds
+    }
+
     /// Classifies and counts one stored re-upload of message number `number` by `device`:
-    /// `requester` nil for a multicast, else its index and whether it holds the message now.
+    /// `requester` nil for a multicast, else its index and whether it holds the message now
+    /// (used only for a copy `chosen` was not told of).
     mutating func note(number: Int32, device: Int, requester: (index: Int, holds: Bool)?, at time: SimTime) {
         var part = ReuploadPart.first
         if let r = requester {
-            let pair = UInt64(UInt32(bitPattern: number)) << 32 | UInt64(UInt32(truncatingIfNeeded: r.index))
+            let pair = Self.pair(number, r.index)
             let before = !copied.insert(pair).inserted
-            part = r.holds ? .held : before ? .repeated : .first
+            let held = heldWhenChosen.removeValue(forKey: pair) ?? r.holds
+            part = held ? .held : before ? .repeated : .first
         }
         let w = Int(time.nanoseconds / max(ttl.nanoseconds, 1))
         table[Key(part: ReuploadPart.allCases.firstIndex(of: part)!, device: device, window: w), default: 0] += 1
@@ -61,6 +79,15 @@ extension RunRecord {
     func noteReuploadPart(_ m: GrouperMessage, device: Int, requester: String?, at time: SimTime) {
         let r = requester.flatMap { requesterHolds?($0, m) }
         reuploadParts.note(number: registry.idNumber(m.messageID), device: device, requester: r, at: time)
+    }
+}
+
+extension RunRecord {
+    /// Notes that `m` was chosen for a unicast re-upload to `requester` (a node id), with
+    /// whether the requester holds it now (`ReuploadParts.chosen`).
+    func noteReuploadChosen(_ m: GrouperMessage, requester: String) {
+        guard let r = requesterHolds?(requester, m) else { return }
+        reuploadParts.chosen(number: registry.idNumber(m.messageID), requester: r)
     }
 }
 

@@ -12,7 +12,7 @@ public enum BuiltinScenarios {
         ("smoke", "3 devices, f(2,3,3), one hour of updates, no faults", smoke),
         ("churn-k-sweep", "10 devices with churn, a server outage and two servers withholding half their shares, k = 1…3 × variant", churnSweep),
         ("ttl-series", "6 devices with churn, TTL 30 min vs 2 h: shares on servers over time", ttlSeries),
-    ] + recovery + hostile + architectures + largeFiles + ThesisScenarios.builtins
+    ] + recovery + hostile + architectures + largeFiles + resendHoles + ThesisScenarios.builtins
 
     public static func source(named name: String) -> ScenarioSource? {
         all.first(where: { $0.name == name }).map { ScenarioSource(label: "builtin:\($0.name)", text: $0.text) }

@@ -39,7 +39,8 @@ public enum Reproduction {
 
     /// Writes results/<name>/ for every scenario (the thesis's, then the hostile-server
     /// built-ins of docs/adversaries.md and the architecture comparison of
-    /// docs/architectures.md) and results/equations.{md,csv,json}.
+    /// docs/architectures.md), results/equations.{md,csv,json}, the ablation
+    /// (equations-ablation.{md,csv}) and what resend_ranges "holes" saves (equations-holes.{md,csv}).
     /// `progress` gets one line per step; the returned line says what was written.
     /// A scenario folder that holds a result of another scenario or engine is replaced only
     /// with `replace`; every replaced folder is named in `progress`.
@@ -79,9 +80,10 @@ public enum Reproduction {
         for a in steps { var q = ablationCase; q.model = a; q.jobs = 1; tasks.append(q) }
         tasks += [cases[1], cases[0]].map { p -> EquationParameters in var q = p; q.jobs = 1; return q }
         let all = tasks
-        let done = try ParallelRunner.map(all.indices.map { UInt64($0) }, jobs: jobs) {
-            try ThesisEquations.run(all[Int($0)])
+        let kept = try ParallelRunner.map(all.indices.map { UInt64($0) }, jobs: jobs) {
+            try ThesisEquations.runKeeping(all[Int($0)])
         }
+        let done = kept.map(\.result)
         let protocolTwo = done[0], stepResults = Array(done[1...steps.count])
         let thesisTwo = done[steps.count + 1], caseOne = done[steps.count + 2]
         let results = [caseOne, thesisTwo, protocolTwo]
@@ -94,14 +96,22 @@ public enum Reproduction {
         let known = [(EquationAssumptions.thesis, thesisTwo), (.protocol, protocolTwo)] + Array(zip(steps, stepResults))
         let ablation = try EquationAblation.run(ablationCase, known: known)
         let ablationMD = "# Equations 6.5–6.8: from the thesis's assumptions to the protocol (case 2)\n\n" + ablation.markdown
+        // What "holes" saves: case 2's protocol run paired with the ablation's holes step (same
+        // seeds), and the chunked built-in.
+        guard let holesStep = steps.firstIndex(where: { $0.resendHoles }) else { preconditionFailure("the ablation has a holes step") }
+        let chunked = try run(name: "resend-holes-chunked", text: BuiltinScenarios.resendHolesChunkedText, jobs: jobs)
+        let saving = ResendHolesSaving.make(span: cases[2], kept[0].replications,
+                                            holes: tasks[1 + holesStep], kept[1 + holesStep].replications, chunked: chunked)
         try writeFlat([("equations.md", md), ("equations.csv", csv), ("equations.json", json),
-                       ("equations-ablation.md", ablationMD), ("equations-ablation.csv", ablation.csv)], to: out)
-        return ("wrote \(out)/ (\(scenarios.count) scenarios, equations.{md,csv,json}, equations-ablation.{md,csv})\n")
+                       ("equations-ablation.md", ablationMD), ("equations-ablation.csv", ablation.csv),
+                       ("equations-holes.md", saving.markdown), ("equations-holes.csv", saving.csv)], to: out)
+        return ("wrote \(out)/ (\(scenarios.count) scenarios, equations.{md,csv,json}, equations-ablation.{md,csv}, equations-holes.{md,csv})\n")
     }
 
     /// The files `execute` writes next to the scenario folders (and lists, with their
     /// hashes, in `OutputSafety.flatManifestName`).
-    static let flatFileNames = ["equations.md", "equations.csv", "equations.json", "equations-ablation.md", "equations-ablation.csv"]
+    static let flatFileNames = ["equations.md", "equations.csv", "equations.json", "equations-ablation.md", "equations-ablation.csv",
+                                "equations-holes.md", "equations-holes.csv"]
 
     /// Writes the flat files, then their manifest; each file is checked again just before
     /// (absent, or listed in the manifest with its bytes now).

@@ -7,15 +7,7 @@ extension ThesisEquations {
     /// Batch means over every replication, then the steady-state estimate of each value.
     static func summarise(_ p: EquationParameters, _ reps: [ReplicationCounts], warmUp: Int, batch: Int,
                           measured: Int) -> EquationResult {
-        var ys = Array(repeating: [Double](), count: 15), cs: [[Double]] = []
-        for r in reps {
-            for b in stride(from: 0, to: measured, by: batch) {
-                let ws = r.windows[b..<(b + batch)], ctl = r.controls[b..<(b + batch)]
-                for v in 0..<15 { ys[v].append(ws.reduce(0) { $0 + $1[v] } / Double(batch)) }
-                cs.append([0, 1, 2].map { j in ctl.reduce(0) { $0 + $1[j] } / Double(batch) }
-                          + [ws.reduce(0) { $0 + $1[8] } / Double(batch)])
-            }
-        }
+        let (ys, cs) = batchMeans(reps, batch: batch, measured: measured)
         let means = controlMeans(p)
         let est = ys.map { SteadyStateEstimator.estimate($0, controls: cs, means: means) }
         let refined = RefinedForms.values(p)
@@ -32,6 +24,21 @@ extension ThesisEquations {
                               refinedMix: RefinedForms.mix(p),
                               replications: reps.count, windows: reps.count * measured, warmUpWindows: warmUp,
                               batchWindows: batch)
+    }
+
+    /// Per value (the 15 of `counts`), the batch means over every replication, and each
+    /// batch's control variates (the three of the offline periods, then the normal first uploads).
+    static func batchMeans(_ reps: [ReplicationCounts], batch: Int, measured: Int) -> (ys: [[Double]], cs: [[Double]]) {
+        var ys = Array(repeating: [Double](), count: 15), cs: [[Double]] = []
+        for r in reps {
+            for b in stride(from: 0, to: measured, by: batch) {
+                let ws = r.windows[b..<(b + batch)], ctl = r.controls[b..<(b + batch)]
+                for v in 0..<15 { ys[v].append(ws.reduce(0) { $0 + $1[v] } / Double(batch)) }
+                cs.append([0, 1, 2].map { j in ctl.reduce(0) { $0 + $1[j] } / Double(batch) }
+                          + [ws.reduce(0) { $0 + $1[8] } / Double(batch)])
+            }
+        }
+        return (ys, cs)
     }
 
     /// Known means of the control variates per window (exponential offline times only):

@@ -165,6 +165,13 @@ public enum ThesisEquations {
     /// the cap.
     /// `tick` is called after each replication (progress only).
     public static func run(_ p: EquationParameters, tick: (@Sendable () -> Void)? = nil) throws -> EquationResult {
+        try runKeeping(p, tick: tick).result
+    }
+
+    /// `run`, also returning every replication's per-window counts (`ResendHolesSaving` pairs
+    /// two runs' replications).
+    static func runKeeping(_ p: EquationParameters, tick: (@Sendable () -> Void)? = nil) throws
+        -> (result: EquationResult, replications: [ReplicationCounts]) {
         try checkRealisable(p)
         let (warmUp, batch, measured) = plan(p)
         var reps: [ReplicationCounts] = []
@@ -179,9 +186,9 @@ public enum ThesisEquations {
             let result = summarise(p, reps, warmUp: warmUp, batch: batch, measured: measured)
             if result.rows.allSatisfy({ $0.simulated.isPrecise(relative: p.precision) })
                 && result.mix.reUploads.isPrecise(relative: p.precision) || reps.count >= p.replications {
-                return result
+                return (result, reps)
             }
         }
-        return summarise(p, reps, warmUp: warmUp, batch: batch, measured: measured)
+        return (summarise(p, reps, warmUp: warmUp, batch: batch, measured: measured), reps)
     }
 }

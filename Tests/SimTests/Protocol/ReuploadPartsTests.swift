@@ -61,6 +61,51 @@ import SimKernel
         #expect(note(9, 3, holds: false) == [1, 0, 0], "another message: first")
     }
 
+    /// A copy's part is what the requester held when the sender chose to re-upload it (after
+    /// its servers check), not when the sender learns the copy is stored. Device 2 (index 1)
+    /// is away 20–140 min and loses 3…8; on its ask device 1 re-uploads them (one-way latency
+    /// 30 s, so a put is stored 30 s before its answer comes back). In the second run device 1
+    /// leaves 45 s after choosing the copies: they are on the server, but the job fails and
+    /// they wait in its unsent queue. Device 2's next pull rebuilds them from that very upload;
+    /// device 1's retry after its return stores them again and `reUploads` counts them then.
+    /// They are first copies (the requester lacked them when they were chosen), as in the
+    /// run where device 1 stays: counting them as held (what the requester holds when the
+    /// copy is stored) made `"holes"` report held copies under churn.
+    @Test func aCopyRebuiltBeforeItsSenderKnowsItIsStoredIsAFirstCopy() throws {
+        func run(senderLeavesAfterChoosing: Bool, at chosen: SimTime? = nil) throws -> GrouperSystem {
+            var c = try SystemConfig(devices: 2, servers: 1, k: 1, s: 1, ttl: .hours(1))
+            c.receive = ReceivePolicy(onPush: true, pullPeriod: .minutes(10), onReconnect: true)
+            c.network = NetworkProfile(name: "slow", latencyNanos: 30_000_000_000, latencyStepNanos: 0,
+                                       bytesPerSecond: 2_500_000, overheadBytes: 400, pushLatencyNanos: 300_000_000)
+            c.requestTimeout = .minutes(5)
+            c.resendRanges = .holes
+            let system = try GrouperSystem(config: c)
+            let t = { (m: Int64) in SimTime.zero + .minutes(m) }
+            for j in 0..<30 { system.update(device: 0, objectID: "o\(j)", size: 16, at: t(5 + 10 * Int64(j))) }
+            system.setOnline(false, device: 1, at: t(20)); system.setOnline(true, device: 1, at: t(140))
+            if senderLeavesAfterChoosing, let chosen {
+                system.setOnline(false, device: 0, at: chosen + .seconds(Int64(45)))
+                system.setOnline(true, device: 0, at: chosen + .minutes(15))
+            }
+            system.run(until: t(300))
+            return system
+        }
+        func firstTime(_ s: GrouperSystem, device: Int, _ prefix: String) -> SimTime? {
+            s.log.first { $0.device == device && $0.text.hasPrefix(prefix) }?.time
+        }
+        let stays = try run(senderLeavesAfterChoosing: false)
+        let chosen = try #require(firstTime(stays, device: 0, "re-upload update#3,"), "device 1 re-uploads 3…8")
+        #expect(Self.parts(stays) == [6, 0, 0], "\(Self.parts(stays))")
+        let leaves = try run(senderLeavesAfterChoosing: true, at: chosen)
+        #expect(firstTime(leaves, device: 0, "re-upload update#3,") == chosen, "the same choice in both runs")
+        // The situation: device 2 rebuilt 3 before device 1's retry of its copy was stored.
+        let rebuilt = try #require(firstTime(leaves, device: 1, "handle update#3 "))
+        let stored = try #require(firstTime(leaves, device: 0, "upload update#3,"))
+        #expect(rebuilt > chosen + .seconds(Int64(45)) && rebuilt < stored, "rebuilt at \(rebuilt), stored at \(stored)")
+        #expect(leaves.counters.total(.reUploads) == 6, "one copy each: \(leaves.counters.total(.reUploads))")
+        #expect(Self.parts(leaves) == [6, 0, 0], "first copies, not held: \(Self.parts(leaves))")
+    }
+
     /// A multicast re-upload has no single requester: it counts as a first copy.
     @Test func multicastReuploadsAreFirstCopies() throws {
         var c = try SystemConfig(devices: 3, servers: 1, k: 1, s: 1, ttl: .hours(1))

@@ -28,7 +28,7 @@ import Testing
         #expect(r.status == 0)
         let section = r.stdout.components(separatedBy: "\n\n")[0].split(separator: "\n").dropFirst()
         let names = ["smoke", "churn-k-sweep", "ttl-series", "recovery-stampede", "recovery-churn-100",
-                     "hostile-tamper", "hostile-collusion", "grouper-vs-central", "large-files"] + ThesisScenarios.all.map(\.name)
+                     "hostile-tamper", "hostile-collusion", "grouper-vs-central", "large-files", "resend-holes-chunked"] + ThesisScenarios.all.map(\.name)
         #expect(section.map { String($0.split(separator: " ")[0]) } == names)
         // Every summary starts in the same column, two spaces after the longest name.
         for line in section { #expect(line.dropFirst(24).first != " " && line.dropFirst(23).first == " ", "\(line)") }
