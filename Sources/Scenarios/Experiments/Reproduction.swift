@@ -65,7 +65,7 @@ public enum Reproduction {
                 progress("reproduce: replaced \(out)/\(s.name)/ (\(old.description))\n")
             }
         }
-        progress("reproduce: [\(scenarios.count + 1)/\(scenarios.count + 1)] equations 6.1–6.8 and ablation\n")
+        progress("reproduce: [\(scenarios.count + 1)/\(scenarios.count + 1)] equations 6.1–6.8, ablation and what \"holes\" saves\n")
         var md = "# Equations 6.1–6.8: closed forms and simulated counts\n\n", csv = "", json = ""
         // One pool of `jobs` workers, longest first: case 2 under the protocol model (whose
         // replications also run on `jobs` threads), then the ablation's other steps, case 2
