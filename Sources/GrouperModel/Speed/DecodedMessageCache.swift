@@ -29,6 +29,7 @@ final class DecodedMessageCache {
         let i = Int(number) & (Self.slotCount - 1)
         if slots[i].number == number && ByteArrays.equal(slots[i].bytes, bytes) {
             hits += 1
+            slots[i].bytes = bytes   // the receivers' buffer (shared with the join), not a sender's copy
             return slots[i].message
         }
         misses += 1

@@ -1,7 +1,9 @@
 /// An array whose front is removed in O(1) amortised: a server's shares, which the TTL sweep
 /// removes from the front (the oldest) while puts append at the back. `Array.removeFirst(k)`
 /// moves every remaining element; here the removed slots are emptied (their shares released at
-/// once) and the live ones are moved down only once the empty front is as long as they are.
+/// once) and the live ones are moved down only once the empty front is a quarter of the storage
+/// (a third of what is left: each element moved at most three times per element removed, and the
+/// storage at most a third longer than an array's).
 /// Indices run from 0 like an array's. `FrontTrimmedArrayTests` runs it against `Array`.
 public struct FrontTrimmedArray<Element>: RandomAccessCollection, MutableCollection, RangeReplaceableCollection {
     /// `storage[head...]` are the elements; `storage[..<head]` are nil.
@@ -31,13 +33,13 @@ public struct FrontTrimmedArray<Element>: RandomAccessCollection, MutableCollect
         storage.replaceSubrange((head + r.lowerBound)..<(head + r.upperBound), with: new.lazy.map { Optional($0) })
     }
 
-    /// Removes the first `k` elements without moving the others (until the empty front is
-    /// as long as what is left).
+    /// Removes the first `k` elements without moving the others (until the empty front is a
+    /// quarter of the storage).
     public mutating func removeFirst(_ k: Int) {
         precondition(k >= 0 && k <= count, "can't remove more elements than the array holds")
         for i in head..<(head + k) { storage[i] = nil }
         head += k
-        if head >= storage.count - head {
+        if head * 4 >= storage.count {
             storage.removeFirst(head)
             head = 0
         }
