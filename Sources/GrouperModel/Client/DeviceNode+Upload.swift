@@ -29,6 +29,7 @@ extension DeviceNode {
             work = work + costedWork(item.message, realBytes: bytes.count, w)
             kept.append(item)
             let number = stores.registry.idNumber(item.message.messageID)
+            stores.pipeline.sent(item.message, as: bytes, number: number)
             record.noteSentInfo(item.message, number: number, sender: index)
             for j in 0..<config.servers {
                 perServer[j].append(ShareUpload(messageID: item.message.messageID, receiver: item.shareReceiver,

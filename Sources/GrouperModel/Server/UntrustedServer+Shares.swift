@@ -68,11 +68,10 @@ extension UntrustedServer {
     }
 
     /// The TTL sweep: deletes every share with saveAt < now − TTL of its group.
-    /// Returns the number deleted. O(shares) reads; entities are moved in place, not copied.
+    /// Returns the number deleted. Entities are moved in place, not copied.
     @discardableResult
     public mutating func sweep(now: SimTime) -> Int {
-        var expired: [Int] = []
-        for i in shares.indices where shares[i].saveAt < now - groups[shares[i].group].ttl { expired.append(i) }
+        let expired = expiredShares(now: now)
         guard !expired.isEmpty else { return 0 }
         for i in expired {
             shareIDByMessage[shareKey(group: shares[i].group, messageID: shares[i].messageID,
@@ -86,6 +85,26 @@ extension UntrustedServer {
             shares.removeAll { $0.saveAt < now - groups[$0.group].ttl }
         }
         return expired.count
+    }
+
+    /// Indices of the shares the sweep at `now` deletes, ascending. While save times ascend
+    /// and every group has the same TTL they are a prefix, found by reading up to the first
+    /// share kept; else every share is read (`expiredSharesByScan`, which the prefix must equal:
+    /// `ServerSweepTests`).
+    func expiredShares(now: SimTime) -> [Int] {
+        guard saveTimesAscend, let ttl = groups.first?.ttl, groups.allSatisfy({ $0.ttl == ttl }) else {
+            return expiredSharesByScan(now: now)
+        }
+        var end = 0
+        while end < shares.count && shares[end].saveAt < now - ttl { end += 1 }
+        return Array(0..<end)
+    }
+
+    /// Indices of the shares expired at `now`, by reading every share.
+    func expiredSharesByScan(now: SimTime) -> [Int] {
+        var expired: [Int] = []
+        for i in shares.indices where shares[i].saveAt < now - groups[shares[i].group].ttl { expired.append(i) }
+        return expired
     }
 
     /// Forgets every stored share (restart without data). Groups and users stay.

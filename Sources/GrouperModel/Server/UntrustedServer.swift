@@ -12,8 +12,8 @@ public struct UntrustedServer: Sendable {
     public let keying: ShareKeying
     public internal(set) var groups: [GroupEntity] = []
     public internal(set) var users: [UserEntity] = [] { didSet { pushTargets.removeAll() } }
-    /// Sorted by `id` (ids only grow).
-    public internal(set) var shares: [ShareEntity] = []
+    /// Sorted by `id` (ids only grow); the sweep removes from the front.
+    public internal(set) var shares = FrontTrimmedArray<ShareEntity>()
     var groupByID: [String: Int] = [:]
     var userByKey: [String: Int] = [:]
     var shareIDByMessage: [ShareKey: Int] = [:]

@@ -7,8 +7,9 @@ import Foundation
 /// checking that their bytes are equal (a tampered or garbled rebuild has other bytes and is
 /// decoded on its own). Direct-mapped on the message's dense id number with a fixed number of
 /// slots, so memory does not grow with the run; a slot is overwritten by a later message with
-/// the same number modulo the size. Lookups change only speed, never a result. Single-threaded,
-/// one per run.
+/// the same number modulo the size. A sender's split bytes are recorded with the message
+/// they encode (`sent`), so the first receiver of an intact message decodes nothing either.
+/// Lookups change only speed, never a result. Single-threaded, one per run.
 final class DecodedMessageCache {
     private struct Slot {
         var number: Int32 = -1
@@ -28,11 +29,21 @@ final class DecodedMessageCache {
         let i = Int(number) & (Self.slotCount - 1)
         if slots[i].number == number && ByteArrays.equal(slots[i].bytes, bytes) {
             hits += 1
+            slots[i].bytes = bytes   // the receivers' buffer (shared with the join), not a sender's copy
             return slots[i].message
         }
         misses += 1
         let m = try? GrouperMessage.decode(bytes)
         slots[i] = Slot(number: number, bytes: bytes, message: m)
         return m
+    }
+
+    /// Records that `bytes` are `m.encoded()`, the secret a sender splits for message id
+    /// `number`: a later `decode` of the same bytes returns `m`, which is what decoding them
+    /// returns, except for a sequence outside 0...Int32.max (decoding refuses it), which is not
+    /// recorded.
+    func sent(_ m: GrouperMessage, bytes: [UInt8], number: Int32) {
+        guard m.sequence >= 0 && m.sequence <= Int(Int32.max) else { return }
+        slots[Int(number) & (Self.slotCount - 1)] = Slot(number: number, bytes: bytes, message: m)
     }
 }

@@ -30,6 +30,8 @@ protocol ReceivePipeline: AnyObject {
     func join(_ shares: [[UInt8]], k: Int, number n: Int32) throws(SharingError) -> (secret: [UInt8], work: SharingWork)
     /// The message in rebuilt bytes `secret` of message number `n` (nil if they do not decode).
     func decode(_ secret: [UInt8], number n: Int32) -> GrouperMessage?
+    /// A sender split `bytes`, the encoding of its message `m` of number `n` (for `decode`).
+    func sent(_ m: GrouperMessage, as bytes: [UInt8], number n: Int32)
 }
 
 /// The pipeline that computes every step on its own: the reference the memoised one is
@@ -67,6 +69,8 @@ final class PlainPipeline: ReceivePipeline {
     }
 
     func decode(_ secret: [UInt8], number n: Int32) -> GrouperMessage? { try? GrouperMessage.decode(secret) }
+
+    func sent(_ m: GrouperMessage, as bytes: [UInt8], number n: Int32) {}
 }
 
 /// The pipeline that shares work between the devices of a run through its memos
@@ -120,4 +124,6 @@ final class MemoisedPipeline: ReceivePipeline {
     }
 
     func decode(_ secret: [UInt8], number n: Int32) -> GrouperMessage? { decoded.decode(secret, number: n) }
+
+    func sent(_ m: GrouperMessage, as bytes: [UInt8], number n: Int32) { decoded.sent(m, bytes: bytes, number: n) }
 }

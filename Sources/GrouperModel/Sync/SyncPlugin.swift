@@ -72,9 +72,20 @@ public struct NewestVersionWinsStore: SyncPlugin {
     /// The content `marshall` writes (`MarshalledContent` matches and rebuilds it).
     static func marshalled(objectID: String, size: Int, updater: String, time: Int64) -> String {
         // Deterministic filler so the size is exact and the content is tied to its write.
-        // Built from bytes: `String(repeating:count:)` appends one character at a time.
-        let filler = String(decoding: [UInt8](repeating: UInt8(ascii: "x"), count: max(0, size)), as: UTF8.self)
-        return "{\"id\":\"\(objectID)\",\"payload\":\"\(filler)\",\"update_at\":\(time),\"updater\":\"\(updater)\"}"
+        // Built as bytes in one buffer: interpolating the parts appends them to a growing
+        // string one by one (`CompactContentTests` compares the two).
+        var out: [UInt8] = []
+        out.reserveCapacity(max(0, size) + objectID.utf8.count + updater.utf8.count + 64)
+        out.append(contentsOf: #"{"id":""#.utf8)
+        out.append(contentsOf: objectID.utf8)
+        out.append(contentsOf: #"","payload":""#.utf8)
+        out.append(contentsOf: repeatElement(UInt8(ascii: "x"), count: max(0, size)))
+        out.append(contentsOf: #"","update_at":"#.utf8)
+        out.append(contentsOf: String(time).utf8)
+        out.append(contentsOf: #","updater":""#.utf8)
+        out.append(contentsOf: updater.utf8)
+        out.append(contentsOf: #""}"#.utf8)
+        return String(decoding: out, as: UTF8.self)
     }
 
     public mutating func updateRemote(_ m: GrouperMessage) -> Bool {

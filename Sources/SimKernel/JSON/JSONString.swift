@@ -4,22 +4,49 @@
 /// The one escaper of the project: traces, result files and Grouper messages all use it,
 /// so their bytes agree.
 public enum JSONString {
-    /// Appends `s` as a quoted JSON string to UTF-8 bytes.
+    /// Appends `s` as a quoted JSON string to UTF-8 bytes. Runs of bytes that need no escape
+    /// are copied in one piece (a message's content is hundreds of bytes with a few quotes);
+    /// `appendByteByByte` is the plain form it must equal (`JSONStringTests`).
     @inlinable public static func append(_ s: String, to out: inout [UInt8]) {
+        let done: Void? = s.utf8.withContiguousStorageIfAvailable { appendQuoted($0, to: &out) }
+        if done == nil { appendByteByByte(s, to: &out) }
+    }
+
+    /// `bytes` (UTF-8) as a quoted JSON string: escape-free runs appended whole.
+    @usableFromInline static func appendQuoted(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        var run = 0
+        for i in bytes.indices {
+            let b = bytes[i]
+            if b >= 0x20 && b != UInt8(ascii: "\"") && b != UInt8(ascii: "\\") { continue }
+            if run < i { out.append(contentsOf: bytes[run..<i]) }
+            appendEscape(b, to: &out)
+            run = i + 1
+        }
+        if run < bytes.count { out.append(contentsOf: bytes[run...]) }
+        out.append(UInt8(ascii: "\""))
+    }
+
+    /// The plain escaper: one byte at a time.
+    public static func appendByteByByte(_ s: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         for b in s.utf8 {
-            switch b {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"): out.append(UInt8(ascii: "\\")); out.append(b)
-            case 0x0A: out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "n"))
-            case 0x0D: out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "r"))
-            case 0x09: out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "t"))
-            case 0..<0x20:
-                out.append(contentsOf: "\\u00".utf8)
-                out.append(hexDigit(b >> 4)); out.append(hexDigit(b & 15))
-            default: out.append(b)
-            }
+            if b >= 0x20 && b != UInt8(ascii: "\"") && b != UInt8(ascii: "\\") { out.append(b) } else { appendEscape(b, to: &out) }
         }
         out.append(UInt8(ascii: "\""))
+    }
+
+    /// The escape of a quote, a backslash or a control character.
+    @usableFromInline static func appendEscape(_ b: UInt8, to out: inout [UInt8]) {
+        switch b {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"): out.append(UInt8(ascii: "\\")); out.append(b)
+        case 0x0A: out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "n"))
+        case 0x0D: out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "r"))
+        case 0x09: out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "t"))
+        default:
+            out.append(contentsOf: "\\u00".utf8)
+            out.append(hexDigit(b >> 4)); out.append(hexDigit(b & 15))
+        }
     }
 
     /// `s` as a quoted JSON string.

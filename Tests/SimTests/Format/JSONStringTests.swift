@@ -23,4 +23,24 @@ import SimJSON
             #expect(back == [s])
         }
     }
+
+    /// The run-copying escaper writes exactly what the byte-by-byte one writes: strings of
+    /// every length with escapes at the start, the end, side by side and nowhere, appended
+    /// after bytes already in the buffer.
+    @Test func runsAreCopiedExactlyAsByteByByte() {
+        var rng = Xoshiro256StarStar(seed: 32)
+        let special: [Unicode.Scalar] = ["\"", "\\", "\n", "\r", "\t", "\u{00}", "\u{1F}", "\u{7F}", "/", "é", "😀"]
+        for round in 0..<3_000 {
+            let scalars = (0..<rng.int(in: 0...40)).map { _ -> Unicode.Scalar in
+                rng.nextInt(below: 4) == 0 ? special[rng.nextInt(below: special.count)]
+                    : Unicode.Scalar(UInt8(rng.int(in: 0x20...0x7E)))
+            }
+            let s = String(String.UnicodeScalarView(scalars))
+            var fast: [UInt8] = Array("prefix".utf8), plain = fast
+            JSONString.append(s, to: &fast)
+            JSONString.appendByteByByte(s, to: &plain)
+            #expect(fast == plain, "round \(round): \(s.debugDescription)")
+        }
+    }
 }
+

@@ -83,4 +83,23 @@ import SimKernel
             #expect(w.hasContent(content) && w.hasContent(c) == (content == c) && w.hasContent(nil) == (content == nil))
         }
     }
+
+    /// `marshall` builds its content as bytes in one buffer; the string is the interpolated
+    /// one character for character: ids with quotes, non-ASCII and emoji, sizes below zero,
+    /// zero and large, negative times and Int64's extremes.
+    @Test func marshallWritesTheInterpolatedContent() {
+        var rng = Xoshiro256StarStar(seed: 32)
+        let pieces = ["o", "7", "\"", "\\", "é", "😀", "node-1", " ", ""]
+        func text() -> String { (0..<rng.int(in: 0...5)).map { _ in pieces[rng.nextInt(below: pieces.count)] }.joined() }
+        let times: [Int64] = [0, -1, 1, Int64.max, Int64.min, 1_506_575_063]
+        for round in 0..<2_000 {
+            let objectID = text(), updater = text(), size = rng.int(in: -3...900)
+            let time = round < times.count ? times[round] : Int64(rng.int(in: -100_000...100_000_000))
+            let filler = String(repeating: "x", count: max(0, size))
+            let plain = "{\"id\":\"\(objectID)\",\"payload\":\"\(filler)\",\"update_at\":\(time),\"updater\":\"\(updater)\"}"
+            let built = NewestVersionWinsStore().marshall(objectID: objectID, size: size, updater: updater, time: time)
+            #expect(built == plain && Array(built.utf8) == Array(plain.utf8), "round \(round)")
+        }
+    }
 }
+

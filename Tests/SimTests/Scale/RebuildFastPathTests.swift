@@ -51,4 +51,32 @@ import SimKernel
         #expect(cache.decode(b.encoded(), number: 3) == b)
         #expect(cache.hits == 2 && cache.misses == 5)
     }
+
+    /// A sender's recorded bytes give back the sent message itself (no decode: the very same
+    /// storage), what decoding them gives; other bytes under the number are decoded. At the
+    /// edge of what decoding accepts: sequence Int32.max is recorded, Int32.max + 1 and −1 are
+    /// not (decoding them fails, so the cache must too).
+    @Test func sentBytesGiveTheSentMessage() throws {
+        let cache = DecodedMessageCache()
+        let a = Self.message(.update, sender: "s", sequence: 1, sendTime: 5, id: "m1")
+        cache.sent(a, bytes: a.encoded(), number: 3)
+        let got = try #require(cache.decode(a.encoded(), number: 3))
+        #expect(got == a && GrouperMessage.sameStorage(got, a))
+        #expect(cache.hits == 1 && cache.misses == 0)
+        var tampered = a.encoded()
+        tampered[tampered.count / 2] ^= 1
+        #expect(cache.decode(tampered, number: 3) == (try? GrouperMessage.decode(tampered)))
+        #expect(cache.misses == 1)
+        for (sequence, decodes) in [(Int(Int32.max), true), (Int(Int32.max) + 1, false), (-1, false)] {
+            var m = a
+            m.sequence = sequence
+            let bytes = m.encoded()
+            #expect(((try? GrouperMessage.decode(bytes)) != nil) == decodes)
+            let fresh = DecodedMessageCache()
+            fresh.sent(m, bytes: bytes, number: 9)
+            #expect(fresh.decode(bytes, number: 9) == (try? GrouperMessage.decode(bytes)), "sequence \(sequence)")
+            #expect(fresh.hits == (decodes ? 1 : 0), "sequence \(sequence)")
+        }
+    }
 }
+
