@@ -1,5 +1,6 @@
 /// Cache-line-aligned storage for the 4-ary heap of `EventKey` (16 bytes each), in huge
-/// pages when it outgrows the L2 cache (`QueueMemory`).
+/// pages when it outgrows the L2 cache (`QueueMemory`), and the radix buckets a large
+/// queue keeps most of its keys in (`RadixKeyBuckets`).
 ///
 /// Logical index `i` lives at physical `i + 3`, and the buffer is 64-byte aligned, so
 /// the four children `4i + 1 … 4i + 4` of any node (physical `4(i + 1) … 4(i + 1) + 3`)
@@ -21,6 +22,9 @@
     @exclusivity(unchecked) @usableFromInline var capacity: Int
     /// Where `QuaternaryHeap.removeTop` leaves the words it loads ahead (never read).
     @exclusivity(unchecked) @usableFromInline var prefetchSink: UInt64 = 0
+    /// The radix buckets of a large queue (`EventQueue.radixFrom`); the heap then holds only
+    /// keys below the buckets' `last`.
+    @exclusivity(unchecked) @usableFromInline var radix: RadixKeyBuckets?
 
     @usableFromInline init(capacity: Int) {
         self.capacity = Swift.max(capacity, 16)
@@ -41,6 +45,7 @@
         let c = EventKeyStorage(capacity: capacity)
         c.base.update(from: base, count: count)
         c.count = count
+        c.radix = radix?.copy()
         return c
     }
 
@@ -59,6 +64,13 @@
         count = i &+ 1
         b[i &+ Self.sentinels] = .sentinel
         QuaternaryHeap.siftUp(key, from: i, base: b)
+    }
+
+    /// Empties the heap (its keys have moved into radix buckets); every key slot becomes a
+    /// sentinel again.
+    @usableFromInline func removeAll() {
+        base.update(repeating: .sentinel, count: count + Self.sentinels)
+        count = 0
     }
 
     /// The heap as a buffer of `count` keys (valid until the next insert).

@@ -47,10 +47,15 @@ public struct EventHandle: Hashable, Sendable {
 /// the key is discarded when it reaches the top (lazy deletion). A payload is moved into
 /// its slot on push and moved out on pop (`EventSlab`: uninitialized while the slot is
 /// free), so an event is never copied inside the queue and a popped event's payload is
-/// not kept alive by its old slot.
+/// not kept alive by its old slot. From `radixFrom` stored keys (beyond the L2 cache) the
+/// keys move into radix buckets (`RadixKeyBuckets`), whose moves are sequential where a deep
+/// heap's are cache misses, and back into the heap below a quarter of that; keys pushed
+/// below the buckets' floor stay in the heap beside them. Both hold the same keys in the
+/// same order, so the events come out the same either way.
 ///
 /// Complexity: push O(log₄ n), popMin O(log₄ n) amortised (plus cancelled keys
-/// skipped), cancel O(1) for handles returned by `push`. Memory O(pending + cancelled
+/// skipped) in the heap; in the buckets push O(1) and popMin O(128) amortised (a key moves
+/// down at most once per bucket); cancel O(1) for handles returned by `push`. Memory O(pending + cancelled
 /// not yet popped).
 ///
 /// Bounds (overflow is a precondition failure, documented in docs/kernel.md): at most
@@ -70,16 +75,27 @@ public struct EventQueue<Payload> {
     @usableFromInline var slots: EventSlab<Payload>
     @usableFromInline var nextSeq: UInt64 = 0
     @usableFromInline var cancelledCount = 0
+    /// Stored keys from which the queue keeps them in radix buckets instead of the 4-ary heap,
+    /// and below a quarter of which it moves them back (`RadixKeyBuckets`).
+    @usableFromInline let radixFrom: Int
+    /// The key of the last live event taken: a simulation never pushes below it.
+    @usableFromInline var lastTaken: UInt128 = 0
 
-    public init(reservingCapacity capacity: Int = 1024) {
-        heap = EventKeyStorage(capacity: capacity)
+    /// `radixFrom`: 32,768 keys are 512 KiB, the L2 cache; up to there the 4-ary heap's
+    /// levels stay in cache and it is faster than the buckets.
+    public static var defaultRadixFrom: Int { 32_768 }
+
+    public init(reservingCapacity capacity: Int = 1024, radixFrom: Int = EventQueue.defaultRadixFrom) {
+        precondition(radixFrom >= 4, "EventQueue: radixFrom must be at least 4")
+        heap = EventKeyStorage(capacity: Swift.min(capacity, radixFrom))
         slots = EventSlab(capacity: capacity)
+        self.radixFrom = radixFrom
     }
 
     /// Number of entries stored, including cancelled ones not yet popped.
-    @inlinable public var storedCount: Int { heap.count }
+    @inlinable public var storedCount: Int { heap.count &+ (heap.radix?.count ?? 0) }
     /// Number of live (not cancelled) events.
-    @inlinable public var count: Int { heap.count - cancelledCount }
+    @inlinable public var count: Int { storedCount - cancelledCount }
     @inlinable public var isEmpty: Bool { count == 0 }
     /// Seq the next `push` will use (= pushes so far).
     @inlinable public var nextSequenceNumber: UInt64 { nextSeq }
@@ -101,8 +117,30 @@ public struct EventQueue<Payload> {
         precondition(slots.freeHead >= 0 || slots.count < Self.maxPending, "EventQueue: more than \(Self.maxPending) pending events")
         let slot = UInt32(truncatingIfNeeded: slots.store(seq: seq, payload))
         let key = EventKey(time: time.nanoseconds, tag: seq << Self.slotBits | UInt64(slot))
-        heap.insert(key)
+        if let radix = heap.radix, key.wide >= radix.last {
+            radix.insert(key)
+        } else {
+            heap.insert(key)
+            if heap.count >= radixFrom && heap.radix == nil { formRadix() }
+        }
         return EventHandle(seq: seq, slot: slot)
+    }
+
+    /// Moves every key of the heap into new radix buckets whose floor is the last live key
+    /// taken (so a simulation's later pushes all go into the buckets).
+    @usableFromInline mutating func formRadix() {
+        let floor = Swift.min(lastTaken, heap.base[0].wide)
+        let radix = RadixKeyBuckets(floor: floor)
+        for key in heap.buffer { radix.insert(key) }
+        heap.removeAll()
+        heap.radix = radix
+    }
+
+    /// Moves the buckets' keys back into the heap (the queue has shrunk).
+    @usableFromInline mutating func dissolveRadix() {
+        guard let radix = heap.radix else { return }
+        radix.drain(into: heap)
+        heap.radix = nil
     }
 
     /// Cancels a pending event. Returns false if it already ran, was cancelled, or was
@@ -111,7 +149,7 @@ public struct EventQueue<Payload> {
     public mutating func cancel(_ handle: EventHandle) -> Bool {
         var slot = Int(handle.slot)
         if handle.slot == .max {
-            guard let key = heap.buffer.first(where: { $0.tag >> Self.slotBits == handle.seq }) else { return false }
+            guard let key = firstKey(where: { $0.tag >> Self.slotBits == handle.seq }) else { return false }
             slot = Int(key.tag & Self.slotMask)
         }
         guard slot < slots.count, slots.state(slot) == handle.seq else { return false }
@@ -121,10 +159,35 @@ public struct EventQueue<Payload> {
         return true
     }
 
+    /// The first stored key (heap, then buckets) that satisfies `predicate`. O(n).
+    @usableFromInline func firstKey(where predicate: (EventKey) -> Bool) -> EventKey? {
+        if let key = heap.buffer.first(where: predicate) { return key }
+        var found: EventKey?
+        heap.radix?.forEach { key in if found == nil && predicate(key) { found = key } }
+        return found
+    }
+
+    /// Every stored key, heap first (for invariant checks).
+    var storedKeys: [EventKey] {
+        var keys = Array(heap.buffer)
+        heap.radix?.forEach { keys.append($0) }
+        return keys
+    }
+
     /// Time of the earliest live event.
     @inlinable public mutating func peekTime() -> SimTime? {
         if cancelledCount > 0 { dropCancelledTop() }
-        return heap.count == 0 ? nil : SimTime(nanoseconds: heap.base[0].time)
+        guard storedCount > 0 else { return nil }
+        return SimTime(nanoseconds: minimumKey().time)
+    }
+
+    /// The smallest stored key (requires `storedCount > 0`); settles the buckets. With an
+    /// empty heap `heap.base[0]` is a sentinel, larger than every key.
+    @inlinable @inline(__always) mutating func minimumKey() -> EventKey {
+        let top = heap.base[0]
+        guard let radix = heap.radix, radix.count > 0 else { return top }
+        let m = radix.minimum()
+        return m < top ? m : top
     }
 
     /// Removes and returns the earliest live event, or nil when empty.
@@ -137,21 +200,32 @@ public struct EventQueue<Payload> {
     @inlinable
     mutating func popMinUnshared() -> (time: SimTime, handle: EventHandle, payload: Payload)? {
         assert(isKnownUniquelyReferenced(&heap), "EventQueue: popMinUnshared on a shared queue")
-        while heap.count > 0 {
-            // Read the top's slot before the descent: with many events pending it is a
-            // cache miss, which then overlaps with the descent instead of following it.
-            let top = heap.base[0]
+        while true {
+            let top: EventKey
+            let live: Bool
+            if let radix = heap.radix, radix.count > 0, case let m = radix.minimum(), m < heap.base[0] {
+                top = m
+                live = slots.state(Int(top.tag & Self.slotMask)) == top.tag >> Self.slotBits
+                radix.removeSettledMinimum()
+                if radix.count &+ heap.count < radixFrom >> 2 { dissolveRadix() }
+            } else if heap.count > 0 {
+                // Read the top's slot before the descent: with many events pending it is a
+                // cache miss, which then overlaps with the descent instead of following it.
+                top = heap.base[0]
+                live = slots.state(Int(top.tag & Self.slotMask)) == top.tag >> Self.slotBits
+                _ = QuaternaryHeap.removeTop(from: heap.buffer, sink: &heap.prefetchSink)
+                heap.count &-= 1
+            } else {
+                return nil
+            }
             let slot = Int(top.tag & Self.slotMask), seq = top.tag >> Self.slotBits
-            let live = slots.state(slot) == seq
-            _ = QuaternaryHeap.removeTop(from: heap.buffer, sink: &heap.prefetchSink)
-            heap.count &-= 1
             if live {
+                lastTaken = top.wide
                 return (SimTime(nanoseconds: top.time), EventHandle(seq: seq, slot: UInt32(slot)), slots.take(slot))
             }
             slots.discard(slot)
             cancelledCount -= 1
         }
-        return nil
     }
 
     /// Copy-on-write: a copied queue gets its own keys and slots before either copy mutates
@@ -165,11 +239,16 @@ public struct EventQueue<Payload> {
 
     @inlinable mutating func dropCancelledTop() {
         makeHeapUnique()
-        while heap.count > 0, case let top = heap.base[0],
-              slots.state(Int(top.tag & Self.slotMask)) != top.tag >> Self.slotBits {
-            _ = QuaternaryHeap.removeTop(from: heap.buffer, sink: &heap.prefetchSink)
-            heap.count &-= 1
+        while storedCount > 0 {
+            let top = minimumKey()
             let slot = Int(top.tag & Self.slotMask)
+            guard slots.state(slot) != top.tag >> Self.slotBits else { return }
+            if heap.count > 0 && heap.base[0].wide == top.wide {
+                _ = QuaternaryHeap.removeTop(from: heap.buffer, sink: &heap.prefetchSink)
+                heap.count &-= 1
+            } else {
+                heap.radix.unsafelyUnwrapped.removeSettledMinimum()
+            }
             slots.discard(slot)
             cancelledCount -= 1
         }
