@@ -22,8 +22,8 @@ extension EventQueue {
         if let radix = heap.radix {
             if let problem = radix.checkInvariants() { return problem }
             if heapKeys.contains(where: { $0.wide >= radix.last }) { return "a heap key is not below the radix buckets' floor" }
-        } else if heapKeys.count > radixFrom {
-            return "the heap holds \(heapKeys.count) keys, more than radixFrom \(radixFrom), without radix buckets"
+        } else if heapKeys.count > heap.radixFrom {
+            return "the heap holds \(heapKeys.count) keys, more than radixFrom \(heap.radixFrom), without radix buckets"
         }
         let keys = storedKeys
         var seen = [Bool](repeating: false, count: slots.count)

@@ -99,7 +99,9 @@
     }
 
     /// Makes the minimum `last` and puts it alone in bucket 0 (requires `count > 0`).
-    @inlinable @inline(__always) func settle() {
+    /// `found` gets the minimum as soon as it is known, before the other keys move, so a
+    /// load it starts (the event's slot) overlaps with the moves.
+    @inlinable @inline(__always) func settle(found: (EventKey) -> Void = { _ in }) {
         if sizes[0] > 0 { return }
         let i = lowestOccupied()
         let p = starts[i].unsafelyUnwrapped, n = sizes[i]
@@ -111,6 +113,7 @@
             j &+= 1
         }
         last = m
+        found(EventKey(wide: m))
         sizes[i] = 0
         occupied[i &>> 6] &= ~(1 &<< UInt64(i & 63))
         j = 0
@@ -122,8 +125,8 @@
     }
 
     /// The smallest key (requires `count > 0`); settles the buckets, so `last` becomes it.
-    @inlinable @inline(__always) func minimum() -> EventKey {
-        settle()
+    @inlinable @inline(__always) func minimum(found: (EventKey) -> Void = { _ in }) -> EventKey {
+        settle(found: found)
         return starts[0].unsafelyUnwrapped[0]
     }
 
@@ -141,14 +144,6 @@
             let p = starts[b].unsafelyUnwrapped
             for j in 0..<sizes[b] { try body(p[j]) }
         }
-    }
-
-    /// Empties the buckets into `heap` (when the queue has shrunk back below the L2 cache).
-    @usableFromInline func drain(into heap: EventKeyStorage) {
-        forEach { heap.insert($0) }
-        for b in 0..<Self.bucketCount { sizes[b] = 0 }
-        occupied.update(repeating: 0, count: 3)
-        count = 0
     }
 
     /// A new set of buckets with the same keys (for copy-on-write).

@@ -22,12 +22,19 @@
     @exclusivity(unchecked) @usableFromInline var capacity: Int
     /// Where `QuaternaryHeap.removeTop` leaves the words it loads ahead (never read).
     @exclusivity(unchecked) @usableFromInline var prefetchSink: UInt64 = 0
-    /// The radix buckets of a large queue (`EventQueue.radixFrom`); the heap then holds only
-    /// keys below the buckets' `last`.
+    /// The radix buckets of a large queue; the heap then holds only keys below the buckets'
+    /// `last`.
     @exclusivity(unchecked) @usableFromInline var radix: RadixKeyBuckets?
+    /// Keys from which a full heap moves them into radix buckets (`RadixKeyBuckets`); below
+    /// a quarter of it they move back.
+    @usableFromInline let radixFrom: Int
+    /// The key of the last live event taken: a simulation never pushes below it, so it is
+    /// the floor of new buckets.
+    @exclusivity(unchecked) @usableFromInline var lastTaken: UInt128 = 0
 
-    @usableFromInline init(capacity: Int) {
-        self.capacity = Swift.max(capacity, 16)
+    @usableFromInline init(capacity: Int, radixFrom: Int) {
+        self.capacity = Swift.max(Swift.min(capacity, radixFrom), 16)
+        self.radixFrom = radixFrom
         base = Self.allocate(self.capacity)
     }
 
@@ -42,24 +49,51 @@
 
     /// A new storage with the same keys (for copy-on-write).
     @usableFromInline func copy() -> EventKeyStorage {
-        let c = EventKeyStorage(capacity: capacity)
+        let c = EventKeyStorage(capacity: capacity, radixFrom: radixFrom)
         c.base.update(from: base, count: count)
         c.count = count
         c.radix = radix?.copy()
+        c.lastTaken = lastTaken
         return c
     }
 
-    @usableFromInline func grow() {
-        let bigger = Self.allocate(capacity * 2)
-        bigger.update(from: base, count: count)
+    /// For a full heap: moves its keys into new radix buckets once it holds `radixFrom`
+    /// (true when `key` went into them too), else doubles the room (up to `radixFrom` while
+    /// there are no buckets).
+    @usableFromInline @inline(never) func makeRoom(for key: EventKey) -> Bool {
+        if radix == nil && count >= radixFrom {
+            formRadix()
+            if key.wide >= radix.unsafelyUnwrapped.last { radix.unsafelyUnwrapped.insert(key); return true }
+            return false
+        }
+        let bigger = radix == nil ? Swift.min(capacity * 2, radixFrom) : capacity * 2
+        let moved = Self.allocate(bigger)
+        moved.update(from: base, count: count)
         (base - Self.padding).deallocate()
-        base = bigger
-        capacity *= 2
+        base = moved
+        capacity = bigger
+        return false
+    }
+
+    /// Moves every key into new radix buckets whose floor is the last live key taken (so a
+    /// simulation's later pushes all go into the buckets).
+    @usableFromInline func formRadix() {
+        let buckets = RadixKeyBuckets(floor: Swift.min(lastTaken, base[0].wide))
+        for key in buffer { buckets.insert(key) }
+        removeAll()
+        radix = buckets
+    }
+
+    /// Moves the buckets' keys back into the heap (the queue has shrunk).
+    @usableFromInline func dissolveRadix() {
+        guard let buckets = radix else { return }
+        radix = nil
+        buckets.forEach { insert($0) }
     }
 
     /// Adds `key` at the end and sifts it up to its place.
     @inlinable @inline(__always) func insert(_ key: EventKey) {
-        if count == capacity { grow() }
+        if count == capacity, makeRoom(for: key) { return }
         let b = base, i = count
         count = i &+ 1
         b[i &+ Self.sentinels] = .sentinel

@@ -47,8 +47,8 @@ public struct EventHandle: Hashable, Sendable {
 /// the key is discarded when it reaches the top (lazy deletion). A payload is moved into
 /// its slot on push and moved out on pop (`EventSlab`: uninitialized while the slot is
 /// free), so an event is never copied inside the queue and a popped event's payload is
-/// not kept alive by its old slot. From `radixFrom` stored keys (beyond the L2 cache) the
-/// keys move into radix buckets (`RadixKeyBuckets`), whose moves are sequential where a deep
+/// not kept alive by its old slot. When a push finds `radixFrom` keys in the heap (beyond the
+/// L2 cache) they move into radix buckets (`RadixKeyBuckets`), whose moves are sequential where a deep
 /// heap's are cache misses, and back into the heap below a quarter of that; keys pushed
 /// below the buckets' floor stay in the heap beside them. Both hold the same keys in the
 /// same order, so the events come out the same either way.
@@ -75,21 +75,15 @@ public struct EventQueue<Payload> {
     @usableFromInline var slots: EventSlab<Payload>
     @usableFromInline var nextSeq: UInt64 = 0
     @usableFromInline var cancelledCount = 0
-    /// Stored keys from which the queue keeps them in radix buckets instead of the 4-ary heap,
-    /// and below a quarter of which it moves them back (`RadixKeyBuckets`).
-    @usableFromInline let radixFrom: Int
-    /// The key of the last live event taken: a simulation never pushes below it.
-    @usableFromInline var lastTaken: UInt128 = 0
 
     /// `radixFrom`: 32,768 keys are 512 KiB, the L2 cache; up to there the 4-ary heap's
     /// levels stay in cache and it is faster than the buckets.
     public static var defaultRadixFrom: Int { 32_768 }
 
     public init(reservingCapacity capacity: Int = 1024, radixFrom: Int = EventQueue.defaultRadixFrom) {
-        precondition(radixFrom >= 4, "EventQueue: radixFrom must be at least 4")
-        heap = EventKeyStorage(capacity: Swift.min(capacity, radixFrom))
+        precondition(radixFrom >= 16, "EventQueue: radixFrom must be at least 16")
+        heap = EventKeyStorage(capacity: capacity, radixFrom: radixFrom)
         slots = EventSlab(capacity: capacity)
-        self.radixFrom = radixFrom
     }
 
     /// Number of entries stored, including cancelled ones not yet popped.
@@ -117,30 +111,20 @@ public struct EventQueue<Payload> {
         precondition(slots.freeHead >= 0 || slots.count < Self.maxPending, "EventQueue: more than \(Self.maxPending) pending events")
         let slot = UInt32(truncatingIfNeeded: slots.store(seq: seq, payload))
         let key = EventKey(time: time.nanoseconds, tag: seq << Self.slotBits | UInt64(slot))
-        if let radix = heap.radix, key.wide >= radix.last {
-            radix.insert(key)
+        if heap.radix == nil {
+            heap.insert(key)   // forms buckets when the heap is full at radixFrom keys
         } else {
-            heap.insert(key)
-            if heap.count >= radixFrom && heap.radix == nil { formRadix() }
+            insertBesideBuckets(key)
         }
         return EventHandle(seq: seq, slot: slot)
     }
 
-    /// Moves every key of the heap into new radix buckets whose floor is the last live key
-    /// taken (so a simulation's later pushes all go into the buckets).
-    @usableFromInline mutating func formRadix() {
-        let floor = Swift.min(lastTaken, heap.base[0].wide)
-        let radix = RadixKeyBuckets(floor: floor)
-        for key in heap.buffer { radix.insert(key) }
-        heap.removeAll()
-        heap.radix = radix
-    }
-
-    /// Moves the buckets' keys back into the heap (the queue has shrunk).
-    @usableFromInline mutating func dissolveRadix() {
-        guard let radix = heap.radix else { return }
-        radix.drain(into: heap)
-        heap.radix = nil
+    /// Inserts into the buckets, or into the heap beside them when the key is below their
+    /// floor. Out of line, like every bucket operation: a small queue's push and pop stay
+    /// as short as the heap's own.
+    @usableFromInline @inline(never) mutating func insertBesideBuckets(_ key: EventKey) {
+        let radix = heap.radix.unsafelyUnwrapped
+        if key.wide >= radix.last { radix.insert(key) } else { heap.insert(key) }
     }
 
     /// Cancels a pending event. Returns false if it already ran, was cancelled, or was
@@ -200,17 +184,44 @@ public struct EventQueue<Payload> {
     @inlinable
     mutating func popMinUnshared() -> (time: SimTime, handle: EventHandle, payload: Payload)? {
         assert(isKnownUniquelyReferenced(&heap), "EventQueue: popMinUnshared on a shared queue")
+        if heap.radix != nil { return popMinWithBuckets() }
+        while heap.count > 0 {
+            // Read the top's slot before the descent: with many events pending it is a
+            // cache miss, which then overlaps with the descent instead of following it.
+            let top = heap.base[0]
+            let slot = Int(top.tag & Self.slotMask), seq = top.tag >> Self.slotBits
+            let live = slots.state(slot) == seq
+            _ = QuaternaryHeap.removeTop(from: heap.buffer, sink: &heap.prefetchSink)
+            heap.count &-= 1
+            if live {
+                heap.lastTaken = top.wide
+                return (SimTime(nanoseconds: top.time), EventHandle(seq: seq, slot: UInt32(slot)), slots.take(slot))
+            }
+            slots.discard(slot)
+            cancelledCount -= 1
+        }
+        return nil
+    }
+
+    /// `popMinUnshared` with radix buckets: the smaller of the buckets' minimum and the heap's
+    /// top (keys pushed below the buckets' floor).
+    @usableFromInline @inline(never)
+    mutating func popMinWithBuckets() -> (time: SimTime, handle: EventHandle, payload: Payload)? {
         while true {
             let top: EventKey
             let live: Bool
-            if let radix = heap.radix, radix.count > 0, case let m = radix.minimum(), m < heap.base[0] {
+            var touched: UInt64 = 0
+            if let radix = heap.radix, radix.count > 0,
+               case let m = radix.minimum(found: { touched = slots.state(Int($0.tag & Self.slotMask)) }), m < heap.base[0] {
+                // The slot was loaded when the minimum was found, before the other keys of
+                // its bucket moved: with many events pending it is a cache miss, which then
+                // overlaps with the moves.
+                heap.prefetchSink = touched
                 top = m
                 live = slots.state(Int(top.tag & Self.slotMask)) == top.tag >> Self.slotBits
                 radix.removeSettledMinimum()
-                if radix.count &+ heap.count < radixFrom >> 2 { dissolveRadix() }
+                if radix.count &+ heap.count < heap.radixFrom >> 2 { heap.dissolveRadix() }
             } else if heap.count > 0 {
-                // Read the top's slot before the descent: with many events pending it is a
-                // cache miss, which then overlaps with the descent instead of following it.
                 top = heap.base[0]
                 live = slots.state(Int(top.tag & Self.slotMask)) == top.tag >> Self.slotBits
                 _ = QuaternaryHeap.removeTop(from: heap.buffer, sink: &heap.prefetchSink)
@@ -220,7 +231,7 @@ public struct EventQueue<Payload> {
             }
             let slot = Int(top.tag & Self.slotMask), seq = top.tag >> Self.slotBits
             if live {
-                lastTaken = top.wide
+                heap.lastTaken = top.wide
                 return (SimTime(nanoseconds: top.time), EventHandle(seq: seq, slot: UInt32(slot)), slots.take(slot))
             }
             slots.discard(slot)

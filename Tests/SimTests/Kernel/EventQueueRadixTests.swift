@@ -8,7 +8,7 @@ import Testing
 struct EventQueueRadixTests {
     /// Thresholds from the smallest allowed to a few hundred keys: the deep run (up to about
     /// 2,400 pending) forms and dissolves the buckets again and again.
-    @Test(arguments: [4, 64, 500])
+    @Test(arguments: [16, 64, 500])
     func deepRunsThroughTheBucketsMatchTheSortedReference(radixFrom: Int) {
         var failures: [String] = []
         for seed in 0..<UInt64(3) {
@@ -19,7 +19,7 @@ struct EventQueueRadixTests {
 
     /// One push in ten goes into the past, below the buckets' floor: those keys live in the
     /// heap beside the buckets, and pops take the smaller of the two minimums.
-    @Test(arguments: [4, 64])
+    @Test(arguments: [16, 64])
     func pushesBelowTheFloorStayInTheHeapBesideTheBuckets(radixFrom: Int) {
         var failures: [String] = []
         for seed in 10..<UInt64(13) {
@@ -60,29 +60,30 @@ struct EventQueueRadixTests {
         #expect(radix.pops == plain.pops)
     }
 
-    /// The buckets form when the heap reaches `radixFrom` keys (not one before) and dissolve
-    /// when fewer than a quarter of it remain (not one after).
+    /// The buckets form when a push finds `radixFrom` keys in the heap (not one before) and
+    /// dissolve when fewer than a quarter of it remain (not one after).
     @Test func bucketsFormAtTheThresholdAndDissolveBelowAQuarter() {
         var q = EventQueue<Int>(reservingCapacity: 16, radixFrom: 40)
-        for i in 0..<39 { q.push(i, at: SimTime(nanoseconds: Int64(i * 10))) }
-        #expect(q.heap.radix == nil && q.heap.count == 39)
-        q.push(39, at: SimTime(nanoseconds: 390))
-        #expect(q.heap.radix?.count == 40 && q.heap.count == 0)
+        for i in 0..<40 { q.push(i, at: SimTime(nanoseconds: Int64(i * 10))) }
+        #expect(q.heap.radix == nil && q.heap.count == 40)
         #expect(q.checkInvariants() == nil)
-        for i in 0..<30 { #expect(q.popMin()?.payload == i) }
+        q.push(40, at: SimTime(nanoseconds: 400))
+        #expect(q.heap.radix?.count == 41 && q.heap.count == 0)
+        #expect(q.checkInvariants() == nil)
+        for i in 0..<31 { #expect(q.popMin()?.payload == i) }
         #expect(q.heap.radix != nil, "10 keys left: a quarter of 40, not fewer")
-        #expect(q.popMin()?.payload == 30)
+        #expect(q.popMin()?.payload == 31)
         #expect(q.heap.radix == nil && q.heap.count == 9, "9 keys left: back in the heap")
         #expect(q.checkInvariants() == nil)
         var rest: [Int] = []
         while let e = q.popMin() { rest.append(e.payload) }
-        #expect(rest == Array(31..<40))
+        #expect(rest == Array(32...40))
     }
 
     /// A copy of a queue with buckets keeps its own buckets (copy-on-write), and the invariant
     /// check notices a key in the wrong bucket.
     @Test func copiesKeepTheirOwnBucketsAndTheCheckNoticesAMisplacedKey() {
-        var q = EventQueue<Int>(reservingCapacity: 16, radixFrom: 8)
+        var q = EventQueue<Int>(reservingCapacity: 16, radixFrom: 16)
         for i in 0..<20 { q.push(i, at: SimTime(nanoseconds: Int64(1_000 - i * 7))) }
         var copy = q
         #expect(q.popMin()?.payload == 19)
