@@ -28,9 +28,6 @@
     /// Keys from which a full heap moves them into radix buckets (`RadixKeyBuckets`); below
     /// a quarter of it they move back.
     @usableFromInline let radixFrom: Int
-    /// The key of the last live event taken: a simulation never pushes below it, so it is
-    /// the floor of new buckets.
-    @exclusivity(unchecked) @usableFromInline var lastTaken: UInt128 = 0
 
     @usableFromInline init(capacity: Int, radixFrom: Int) {
         self.capacity = Swift.max(Swift.min(capacity, radixFrom), 16)
@@ -53,7 +50,6 @@
         c.base.update(from: base, count: count)
         c.count = count
         c.radix = radix?.copy()
-        c.lastTaken = lastTaken
         return c
     }
 
@@ -63,8 +59,8 @@
     @usableFromInline @inline(never) func makeRoom(for key: EventKey) -> Bool {
         if radix == nil && count >= radixFrom {
             formRadix()
-            if key.wide >= radix.unsafelyUnwrapped.last { radix.unsafelyUnwrapped.insert(key); return true }
-            return false
+            radix.unsafelyUnwrapped.insert(key)   // every key is at least the floor, 0
+            return true
         }
         let bigger = radix == nil ? Swift.min(capacity * 2, radixFrom) : capacity * 2
         let moved = Self.allocate(bigger)
@@ -75,10 +71,12 @@
         return false
     }
 
-    /// Moves every key into new radix buckets whose floor is the last live key taken (so a
-    /// simulation's later pushes all go into the buckets).
+    /// Moves every key into new radix buckets with the smallest possible floor, 0: whatever
+    /// a queue pushes until its next pop goes into the buckets too. The first pop then sorts
+    /// the keys out of the top bucket once (O(n), once per `radixFrom` pushes at least), and
+    /// makes the floor the key it takes; a simulation pushes nothing below that.
     @usableFromInline func formRadix() {
-        let buckets = RadixKeyBuckets(floor: Swift.min(lastTaken, base[0].wide))
+        let buckets = RadixKeyBuckets(floor: 0)
         for key in buffer { buckets.insert(key) }
         removeAll()
         radix = buckets

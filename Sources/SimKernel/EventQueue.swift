@@ -194,7 +194,6 @@ public struct EventQueue<Payload> {
             _ = QuaternaryHeap.removeTop(from: heap.buffer, sink: &heap.prefetchSink)
             heap.count &-= 1
             if live {
-                heap.lastTaken = top.wide
                 return (SimTime(nanoseconds: top.time), EventHandle(seq: seq, slot: UInt32(slot)), slots.take(slot))
             }
             slots.discard(slot)
@@ -231,7 +230,6 @@ public struct EventQueue<Payload> {
             }
             let slot = Int(top.tag & Self.slotMask), seq = top.tag >> Self.slotBits
             if live {
-                heap.lastTaken = top.wide
                 return (SimTime(nanoseconds: top.time), EventHandle(seq: seq, slot: UInt32(slot)), slots.take(slot))
             }
             slots.discard(slot)
