@@ -6,15 +6,26 @@ extension EventQueue {
     /// - every heap key points at a slot that holds its seq (live or cancelled);
     /// - slots are either in the heap (exactly once) or on the free list (exactly once);
     /// - `cancelledCount` equals the number of cancelled slots;
-    /// - the `EventKeyStorage.sentinels` keys behind the last one are sentinels.
+    /// - the `EventKeyStorage.sentinels` keys behind the last one are sentinels;
+    /// - radix buckets, if any, hold their keys in the right buckets
+    ///   (`RadixKeyBuckets.checkInvariants()`), and every heap key beside them is below
+    ///   their floor;
+    /// - the heap holds at most `radixFrom` keys while there are no buckets.
     public func checkInvariants() -> String? {
-        let keys = heap.buffer
-        for i in keys.indices.dropFirst() where keys[i] < keys[(i - 1) / 4] {
+        let heapKeys = heap.buffer
+        for i in heapKeys.indices.dropFirst() where heapKeys[i] < heapKeys[(i - 1) / 4] {
             return "heap order broken at index \(i)"
         }
-        for i in keys.count..<(keys.count + EventKeyStorage.sentinels) where heap.base[i].wide != EventKey.sentinel.wide {
+        for i in heapKeys.count..<(heapKeys.count + EventKeyStorage.sentinels) where heap.base[i].wide != EventKey.sentinel.wide {
             return "no sentinel at index \(i) behind the last key"
         }
+        if let radix = heap.radix {
+            if let problem = radix.checkInvariants() { return problem }
+            if heapKeys.contains(where: { $0.wide >= radix.last }) { return "a heap key is not below the radix buckets' floor" }
+        } else if heapKeys.count > heap.radixFrom {
+            return "the heap holds \(heapKeys.count) keys, more than radixFrom \(heap.radixFrom), without radix buckets"
+        }
+        let keys = storedKeys
         var seen = [Bool](repeating: false, count: slots.count)
         var cancelled = 0
         for key in keys {

@@ -1,5 +1,6 @@
 /// Cache-line-aligned storage for the 4-ary heap of `EventKey` (16 bytes each), in huge
-/// pages when it outgrows the L2 cache (`QueueMemory`).
+/// pages when it outgrows the L2 cache (`QueueMemory`), and the radix buckets a large
+/// queue keeps most of its keys in (`RadixKeyBuckets`).
 ///
 /// Logical index `i` lives at physical `i + 3`, and the buffer is 64-byte aligned, so
 /// the four children `4i + 1 … 4i + 4` of any node (physical `4(i + 1) … 4(i + 1) + 3`)
@@ -21,9 +22,16 @@
     @exclusivity(unchecked) @usableFromInline var capacity: Int
     /// Where `QuaternaryHeap.removeTop` leaves the words it loads ahead (never read).
     @exclusivity(unchecked) @usableFromInline var prefetchSink: UInt64 = 0
+    /// The radix buckets of a large queue; the heap then holds only keys below the buckets'
+    /// `last`.
+    @exclusivity(unchecked) @usableFromInline var radix: RadixKeyBuckets?
+    /// Keys from which a full heap moves them into radix buckets (`RadixKeyBuckets`); below
+    /// a quarter of it they move back.
+    @usableFromInline let radixFrom: Int
 
-    @usableFromInline init(capacity: Int) {
-        self.capacity = Swift.max(capacity, 16)
+    @usableFromInline init(capacity: Int, radixFrom: Int) {
+        self.capacity = Swift.max(Swift.min(capacity, radixFrom), 16)
+        self.radixFrom = radixFrom
         base = Self.allocate(self.capacity)
     }
 
@@ -38,27 +46,63 @@
 
     /// A new storage with the same keys (for copy-on-write).
     @usableFromInline func copy() -> EventKeyStorage {
-        let c = EventKeyStorage(capacity: capacity)
+        let c = EventKeyStorage(capacity: capacity, radixFrom: radixFrom)
         c.base.update(from: base, count: count)
         c.count = count
+        c.radix = radix?.copy()
         return c
     }
 
-    @usableFromInline func grow() {
-        let bigger = Self.allocate(capacity * 2)
-        bigger.update(from: base, count: count)
+    /// For a full heap: moves its keys into new radix buckets once it holds `radixFrom`
+    /// (true when `key` went into them too), else doubles the room (up to `radixFrom` while
+    /// there are no buckets).
+    @usableFromInline @inline(never) func makeRoom(for key: EventKey) -> Bool {
+        if radix == nil && count >= radixFrom {
+            formRadix()
+            radix.unsafelyUnwrapped.insert(key)   // every key is at least the floor, 0
+            return true
+        }
+        let bigger = radix == nil ? Swift.min(capacity * 2, radixFrom) : capacity * 2
+        let moved = Self.allocate(bigger)
+        moved.update(from: base, count: count)
         (base - Self.padding).deallocate()
-        base = bigger
-        capacity *= 2
+        base = moved
+        capacity = bigger
+        return false
+    }
+
+    /// Moves every key into new radix buckets with the smallest possible floor, 0: whatever
+    /// a queue pushes until its next pop goes into the buckets too. The first pop then sorts
+    /// the keys out of the top bucket once (O(n), once per `radixFrom` pushes at least), and
+    /// makes the floor the key it takes; a simulation pushes nothing below that.
+    @usableFromInline func formRadix() {
+        let buckets = RadixKeyBuckets(floor: 0)
+        for key in buffer { buckets.insert(key) }
+        removeAll()
+        radix = buckets
+    }
+
+    /// Moves the buckets' keys back into the heap (the queue has shrunk).
+    @usableFromInline func dissolveRadix() {
+        guard let buckets = radix else { return }
+        radix = nil
+        buckets.forEach { insert($0) }
     }
 
     /// Adds `key` at the end and sifts it up to its place.
     @inlinable @inline(__always) func insert(_ key: EventKey) {
-        if count == capacity { grow() }
+        if count == capacity, makeRoom(for: key) { return }
         let b = base, i = count
         count = i &+ 1
         b[i &+ Self.sentinels] = .sentinel
         QuaternaryHeap.siftUp(key, from: i, base: b)
+    }
+
+    /// Empties the heap (its keys have moved into radix buckets); every key slot becomes a
+    /// sentinel again.
+    @usableFromInline func removeAll() {
+        base.update(repeating: .sentinel, count: count + Self.sentinels)
+        count = 0
     }
 
     /// The heap as a buffer of `count` keys (valid until the next insert).

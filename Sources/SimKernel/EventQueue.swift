@@ -47,10 +47,15 @@ public struct EventHandle: Hashable, Sendable {
 /// the key is discarded when it reaches the top (lazy deletion). A payload is moved into
 /// its slot on push and moved out on pop (`EventSlab`: uninitialized while the slot is
 /// free), so an event is never copied inside the queue and a popped event's payload is
-/// not kept alive by its old slot.
+/// not kept alive by its old slot. When a push finds `radixFrom` keys in the heap (beyond the
+/// L2 cache) they move into radix buckets (`RadixKeyBuckets`), whose moves are sequential where a deep
+/// heap's are cache misses, and back into the heap below a quarter of that; keys pushed
+/// below the buckets' floor stay in the heap beside them. Both hold the same keys in the
+/// same order, so the events come out the same either way.
 ///
 /// Complexity: push O(log₄ n), popMin O(log₄ n) amortised (plus cancelled keys
-/// skipped), cancel O(1) for handles returned by `push`. Memory O(pending + cancelled
+/// skipped) in the heap; in the buckets push O(1) and popMin O(128) amortised (a key moves
+/// down at most once per bucket); cancel O(1) for handles returned by `push`. Memory O(pending + cancelled
 /// not yet popped).
 ///
 /// Bounds (overflow is a precondition failure, documented in docs/kernel.md): at most
@@ -71,15 +76,20 @@ public struct EventQueue<Payload> {
     @usableFromInline var nextSeq: UInt64 = 0
     @usableFromInline var cancelledCount = 0
 
-    public init(reservingCapacity capacity: Int = 1024) {
-        heap = EventKeyStorage(capacity: capacity)
+    /// `radixFrom`: 32,768 keys are 512 KiB, the L2 cache; up to there the 4-ary heap's
+    /// levels stay in cache and it is faster than the buckets.
+    public static var defaultRadixFrom: Int { 32_768 }
+
+    public init(reservingCapacity capacity: Int = 1024, radixFrom: Int = EventQueue.defaultRadixFrom) {
+        precondition(radixFrom >= 16, "EventQueue: radixFrom must be at least 16")
+        heap = EventKeyStorage(capacity: capacity, radixFrom: radixFrom)
         slots = EventSlab(capacity: capacity)
     }
 
     /// Number of entries stored, including cancelled ones not yet popped.
-    @inlinable public var storedCount: Int { heap.count }
+    @inlinable public var storedCount: Int { heap.count &+ (heap.radix?.count ?? 0) }
     /// Number of live (not cancelled) events.
-    @inlinable public var count: Int { heap.count - cancelledCount }
+    @inlinable public var count: Int { storedCount - cancelledCount }
     @inlinable public var isEmpty: Bool { count == 0 }
     /// Seq the next `push` will use (= pushes so far).
     @inlinable public var nextSequenceNumber: UInt64 { nextSeq }
@@ -101,8 +111,20 @@ public struct EventQueue<Payload> {
         precondition(slots.freeHead >= 0 || slots.count < Self.maxPending, "EventQueue: more than \(Self.maxPending) pending events")
         let slot = UInt32(truncatingIfNeeded: slots.store(seq: seq, payload))
         let key = EventKey(time: time.nanoseconds, tag: seq << Self.slotBits | UInt64(slot))
-        heap.insert(key)
+        if heap.radix == nil {
+            heap.insert(key)   // forms buckets when the heap is full at radixFrom keys
+        } else {
+            insertBesideBuckets(key)
+        }
         return EventHandle(seq: seq, slot: slot)
+    }
+
+    /// Inserts into the buckets, or into the heap beside them when the key is below their
+    /// floor. Out of line, like every bucket operation: a small queue's push and pop stay
+    /// as short as the heap's own.
+    @usableFromInline @inline(never) mutating func insertBesideBuckets(_ key: EventKey) {
+        let radix = heap.radix.unsafelyUnwrapped
+        if key.wide >= radix.last { radix.insert(key) } else { heap.insert(key) }
     }
 
     /// Cancels a pending event. Returns false if it already ran, was cancelled, or was
@@ -111,7 +133,7 @@ public struct EventQueue<Payload> {
     public mutating func cancel(_ handle: EventHandle) -> Bool {
         var slot = Int(handle.slot)
         if handle.slot == .max {
-            guard let key = heap.buffer.first(where: { $0.tag >> Self.slotBits == handle.seq }) else { return false }
+            guard let key = firstKey(where: { $0.tag >> Self.slotBits == handle.seq }) else { return false }
             slot = Int(key.tag & Self.slotMask)
         }
         guard slot < slots.count, slots.state(slot) == handle.seq else { return false }
@@ -121,10 +143,35 @@ public struct EventQueue<Payload> {
         return true
     }
 
+    /// The first stored key (heap, then buckets) that satisfies `predicate`. O(n).
+    @usableFromInline func firstKey(where predicate: (EventKey) -> Bool) -> EventKey? {
+        if let key = heap.buffer.first(where: predicate) { return key }
+        var found: EventKey?
+        heap.radix?.forEach { key in if found == nil && predicate(key) { found = key } }
+        return found
+    }
+
+    /// Every stored key, heap first (for invariant checks).
+    var storedKeys: [EventKey] {
+        var keys = Array(heap.buffer)
+        heap.radix?.forEach { keys.append($0) }
+        return keys
+    }
+
     /// Time of the earliest live event.
     @inlinable public mutating func peekTime() -> SimTime? {
         if cancelledCount > 0 { dropCancelledTop() }
-        return heap.count == 0 ? nil : SimTime(nanoseconds: heap.base[0].time)
+        guard storedCount > 0 else { return nil }
+        return SimTime(nanoseconds: minimumKey().time)
+    }
+
+    /// The smallest stored key (requires `storedCount > 0`); settles the buckets. With an
+    /// empty heap `heap.base[0]` is a sentinel, larger than every key.
+    @inlinable @inline(__always) mutating func minimumKey() -> EventKey {
+        let top = heap.base[0]
+        guard let radix = heap.radix, radix.count > 0 else { return top }
+        let m = radix.minimum()
+        return m < top ? m : top
     }
 
     /// Removes and returns the earliest live event, or nil when empty.
@@ -137,6 +184,7 @@ public struct EventQueue<Payload> {
     @inlinable
     mutating func popMinUnshared() -> (time: SimTime, handle: EventHandle, payload: Payload)? {
         assert(isKnownUniquelyReferenced(&heap), "EventQueue: popMinUnshared on a shared queue")
+        if heap.radix != nil { return popMinWithBuckets() }
         while heap.count > 0 {
             // Read the top's slot before the descent: with many events pending it is a
             // cache miss, which then overlaps with the descent instead of following it.
@@ -154,6 +202,41 @@ public struct EventQueue<Payload> {
         return nil
     }
 
+    /// `popMinUnshared` with radix buckets: the smaller of the buckets' minimum and the heap's
+    /// top (keys pushed below the buckets' floor).
+    @usableFromInline @inline(never)
+    mutating func popMinWithBuckets() -> (time: SimTime, handle: EventHandle, payload: Payload)? {
+        while true {
+            let top: EventKey
+            let live: Bool
+            var touched: UInt64 = 0
+            if let radix = heap.radix, radix.count > 0,
+               case let m = radix.minimum(found: { touched = slots.state(Int($0.tag & Self.slotMask)) }), m < heap.base[0] {
+                // The slot was loaded when the minimum was found, before the other keys of
+                // its bucket moved: with many events pending it is a cache miss, which then
+                // overlaps with the moves.
+                heap.prefetchSink = touched
+                top = m
+                live = slots.state(Int(top.tag & Self.slotMask)) == top.tag >> Self.slotBits
+                radix.removeSettledMinimum()
+                if radix.count &+ heap.count < heap.radixFrom >> 2 { heap.dissolveRadix() }
+            } else if heap.count > 0 {
+                top = heap.base[0]
+                live = slots.state(Int(top.tag & Self.slotMask)) == top.tag >> Self.slotBits
+                _ = QuaternaryHeap.removeTop(from: heap.buffer, sink: &heap.prefetchSink)
+                heap.count &-= 1
+            } else {
+                return nil
+            }
+            let slot = Int(top.tag & Self.slotMask), seq = top.tag >> Self.slotBits
+            if live {
+                return (SimTime(nanoseconds: top.time), EventHandle(seq: seq, slot: UInt32(slot)), slots.take(slot))
+            }
+            slots.discard(slot)
+            cancelledCount -= 1
+        }
+    }
+
     /// Copy-on-write: a copied queue gets its own keys and slots before either copy mutates
     /// them. The two are always replaced together, so the keys' uniqueness stands for both.
     @inlinable @inline(__always) mutating func makeHeapUnique() {
@@ -165,11 +248,16 @@ public struct EventQueue<Payload> {
 
     @inlinable mutating func dropCancelledTop() {
         makeHeapUnique()
-        while heap.count > 0, case let top = heap.base[0],
-              slots.state(Int(top.tag & Self.slotMask)) != top.tag >> Self.slotBits {
-            _ = QuaternaryHeap.removeTop(from: heap.buffer, sink: &heap.prefetchSink)
-            heap.count &-= 1
+        while storedCount > 0 {
+            let top = minimumKey()
             let slot = Int(top.tag & Self.slotMask)
+            guard slots.state(slot) != top.tag >> Self.slotBits else { return }
+            if heap.count > 0 && heap.base[0].wide == top.wide {
+                _ = QuaternaryHeap.removeTop(from: heap.buffer, sink: &heap.prefetchSink)
+                heap.count &-= 1
+            } else {
+                heap.radix.unsafelyUnwrapped.removeSettledMinimum()
+            }
             slots.discard(slot)
             cancelledCount -= 1
         }

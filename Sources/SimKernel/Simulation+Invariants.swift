@@ -7,7 +7,7 @@ extension Simulation {
     /// - every pending event targets a registered component.
     public func checkInvariants() -> String? {
         if let problem = queue.checkInvariants() { return "event queue: \(problem)" }
-        let keys = queue.heap.buffer
+        let keys = queue.storedKeys
         if let early = keys.first(where: { $0.time < _now.nanoseconds }) {
             return "pending event at \(SimTime(nanoseconds: early.time)) is before now \(_now)"
         }

@@ -23,9 +23,12 @@ struct EventQueueHeapTests {
     /// cancels, in phases that grow the queue to about 2,400 events (six levels, deep
     /// enough for `removeTop`'s loads ahead) and shrink it again; every pop is compared
     /// with the reference.
-    static func runDeep(seed: UInt64, operations: Int = 12_000) -> String? {
+    /// `radixFrom` is the queue's radix threshold; `pastPushes` makes one push in ten land
+    /// anywhere up to 2³⁰ ns before the last pop (below the radix buckets' floor).
+    static func runDeep(seed: UInt64, operations: Int = 12_000, radixFrom: Int = EventQueue<UInt64>.defaultRadixFrom,
+                        pastPushes: Bool = false) -> String? {
         var rng = Xoshiro256StarStar(seed: seed)
-        var q = EventQueue<UInt64>(reservingCapacity: 1)
+        var q = EventQueue<UInt64>(reservingCapacity: 1, radixFrom: radixFrom)
         var ref = SortedReference()
         var handles: [EventHandle] = []
         var now: Int64 = 0, maxPending = 0
@@ -34,7 +37,8 @@ struct EventQueueHeapTests {
             let growing = (step / 3_000) % 2 == 0
             let op = rng.nextInt(below: 100)
             if op < (growing ? 80 : 30) {
-                let t = now + Int64(rng.nextInt(below: 1 << 30)) / (rng.chance(0.1) ? 1 << 20 : 1)
+                var t = now + Int64(rng.nextInt(below: 1 << 30)) / (rng.chance(0.1) ? 1 << 20 : 1)
+                if pastPushes && rng.chance(0.1) { t = now - Int64(rng.nextInt(below: 1 << 30)) }
                 let h = q.push(UInt64(step), at: SimTime(nanoseconds: t))
                 ref.insert((t, h.seq)); handles.append(h)
             } else if op < (growing ? 85 : 40), !handles.isEmpty {

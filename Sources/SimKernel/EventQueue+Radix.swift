@@ -1,0 +1,175 @@
+/// A radix heap of `EventKey`s: where `EventQueue` keeps its keys while it holds more than
+/// its `radixFrom` (more than fit in the L2 cache).
+///
+/// A radix heap needs keys that never go below the last key taken (`last`), which is what a
+/// discrete-event simulation does: an event is scheduled at or after the current time, with a
+/// larger sequence number. Bucket 0 holds keys equal to `last`; bucket b (1…128) holds keys
+/// whose highest bit that differs from `last` is bit b − 1. Every key of a lower bucket is
+/// smaller than every key of a higher one, so the minimum lies in the lowest non-empty bucket.
+/// `settle` scans that bucket for its minimum, makes it `last`, and moves the bucket's keys
+/// into lower buckets (the minimum into bucket 0). A key only ever moves down, and every move
+/// is an append to the end of an array. A 4-ary heap of 100,000 keys misses the cache on most
+/// of its nine levels per pop, each miss waiting for the one before; the buckets are read and
+/// written in order, which the hardware prefetches.
+///
+/// Keys below `last` (an event scheduled between the current time and an event already
+/// peeked) do not fit in a bucket; `EventQueue` keeps them in its 4-ary heap beside the
+/// buckets and takes whichever minimum is smaller.
+///
+/// Audit notes: `starts[b]` points at an allocation of `capacities[b]` keys of which
+/// `0 ..< sizes[b]` are initialized (`EventKey` is a trivial type, so nothing needs
+/// deinitializing); `append` grows a bucket before writing past its capacity; bit b of
+/// `occupied[b >> 6]` is set exactly when `sizes[b] > 0`; `settle` reads bucket i while it
+/// appends only to buckets below i (every key of bucket i differs from the new `last` in a
+/// lower bit), so the buffer it reads is never reallocated under it. `checkInvariants()`
+/// verifies bucket membership, sizes and the occupancy bits in tests.
+@usableFromInline final class RadixKeyBuckets {
+    @inlinable static var bucketCount: Int { 129 }
+    /// Keys a bucket gets room for when it is first used.
+    @inlinable static var initialCapacity: Int { 64 }
+
+    /// The last key taken (or the lower bound the buckets were formed with).
+    @exclusivity(unchecked) @usableFromInline var last: UInt128
+    @exclusivity(unchecked) @usableFromInline var count = 0
+    @exclusivity(unchecked) @usableFromInline var starts: UnsafeMutablePointer<UnsafeMutablePointer<EventKey>?>
+    @exclusivity(unchecked) @usableFromInline var sizes: UnsafeMutablePointer<Int>
+    @exclusivity(unchecked) @usableFromInline var capacities: UnsafeMutablePointer<Int>
+    /// Three words: bit b of word b >> 6 is set when bucket b holds keys.
+    @exclusivity(unchecked) @usableFromInline var occupied: UnsafeMutablePointer<UInt64>
+
+    /// Empty buckets whose keys must be at least `floor`.
+    @usableFromInline init(floor: UInt128) {
+        last = floor
+        starts = .allocate(capacity: Self.bucketCount)
+        starts.initialize(repeating: nil, count: Self.bucketCount)
+        sizes = .allocate(capacity: Self.bucketCount)
+        sizes.initialize(repeating: 0, count: Self.bucketCount)
+        capacities = .allocate(capacity: Self.bucketCount)
+        capacities.initialize(repeating: 0, count: Self.bucketCount)
+        occupied = .allocate(capacity: 3)
+        occupied.initialize(repeating: 0, count: 3)
+    }
+
+    deinit {
+        for b in 0..<Self.bucketCount { starts[b].map { UnsafeMutableRawPointer($0).deallocate() } }
+        starts.deallocate(); sizes.deallocate(); capacities.deallocate(); occupied.deallocate()
+    }
+
+    /// The bucket of `key` relative to `last`: 0 when equal, else one more than the index
+    /// of the highest differing bit. Requires `key >= last` for the order of buckets to be
+    /// the order of keys.
+    @inlinable @inline(__always) static func bucket(_ key: UInt128, last: UInt128) -> Int {
+        let x = key ^ last
+        let high = UInt64(truncatingIfNeeded: x >> 64), low = UInt64(truncatingIfNeeded: x)
+        return high != 0 ? 128 &- high.leadingZeroBitCount : 64 &- low.leadingZeroBitCount
+    }
+
+    /// Adds a key that is at least `last`.
+    @inlinable @inline(__always) func insert(_ key: EventKey) {
+        append(key, to: Self.bucket(key.wide, last: last))
+        count &+= 1
+    }
+
+    @inlinable @inline(__always) func append(_ key: EventKey, to b: Int) {
+        let n = sizes[b]
+        if n == capacities[b] { grow(b) }
+        starts[b].unsafelyUnwrapped[n] = key
+        sizes[b] = n &+ 1
+        occupied[b &>> 6] |= 1 &<< UInt64(b & 63)
+    }
+
+    @usableFromInline func grow(_ b: Int) {
+        let old = capacities[b], new = Swift.max(old * 2, Self.initialCapacity)
+        let raw = QueueMemory.allocate(byteCount: new * MemoryLayout<EventKey>.stride, alignment: 64)
+        let bigger = raw.bindMemory(to: EventKey.self, capacity: new)
+        if let p = starts[b] {
+            bigger.update(from: p, count: sizes[b])
+            UnsafeMutableRawPointer(p).deallocate()
+        }
+        starts[b] = bigger
+        capacities[b] = new
+    }
+
+    /// The lowest non-empty bucket (requires `count > 0`).
+    @inlinable @inline(__always) func lowestOccupied() -> Int {
+        let w0 = occupied[0]
+        if w0 != 0 { return w0.trailingZeroBitCount }
+        let w1 = occupied[1]
+        return w1 != 0 ? 64 &+ w1.trailingZeroBitCount : 128
+    }
+
+    /// Makes the minimum `last` and puts it alone in bucket 0 (requires `count > 0`).
+    /// `found` gets the minimum as soon as it is known, before the other keys move, so a
+    /// load it starts (the event's slot) overlaps with the moves.
+    @inlinable @inline(__always) func settle(found: (EventKey) -> Void = { _ in }) {
+        if sizes[0] > 0 { return }
+        let i = lowestOccupied()
+        let p = starts[i].unsafelyUnwrapped, n = sizes[i]
+        var m = p[0].wide
+        var j = 1
+        while j < n {
+            let w = p[j].wide
+            m = w < m ? w : m
+            j &+= 1
+        }
+        last = m
+        found(EventKey(wide: m))
+        sizes[i] = 0
+        occupied[i &>> 6] &= ~(1 &<< UInt64(i & 63))
+        j = 0
+        while j < n {
+            let k = p[j]
+            append(k, to: Self.bucket(k.wide, last: m))
+            j &+= 1
+        }
+    }
+
+    /// The smallest key (requires `count > 0`); settles the buckets, so `last` becomes it.
+    @inlinable @inline(__always) func minimum(found: (EventKey) -> Void = { _ in }) -> EventKey {
+        settle(found: found)
+        return starts[0].unsafelyUnwrapped[0]
+    }
+
+    /// Removes the smallest key, which `minimum()` has just settled into bucket 0 (keys are
+    /// unique, so it is bucket 0's only key).
+    @inlinable @inline(__always) func removeSettledMinimum() {
+        sizes[0] = 0
+        occupied[0] &= ~1
+        count &-= 1
+    }
+
+    /// Every key, bucket by bucket.
+    @usableFromInline func forEach(_ body: (EventKey) throws -> Void) rethrows {
+        for b in 0..<Self.bucketCount where sizes[b] > 0 {
+            let p = starts[b].unsafelyUnwrapped
+            for j in 0..<sizes[b] { try body(p[j]) }
+        }
+    }
+
+    /// A new set of buckets with the same keys (for copy-on-write).
+    @usableFromInline func copy() -> RadixKeyBuckets {
+        let c = RadixKeyBuckets(floor: last)
+        forEach { c.insert($0) }
+        return c
+    }
+
+    /// The first violated invariant, or nil: every key lies in its bucket relative to `last`
+    /// (so it is at least `last`), the sizes add up to `count`, the occupancy bits match.
+    func checkInvariants() -> String? {
+        var total = 0
+        for b in 0..<Self.bucketCount {
+            let bit = occupied[b >> 6] >> UInt64(b & 63) & 1 == 1
+            if bit != (sizes[b] > 0) { return "radix bucket \(b): occupancy bit \(bit) but \(sizes[b]) keys" }
+            if sizes[b] > capacities[b] { return "radix bucket \(b): \(sizes[b]) keys in room for \(capacities[b])" }
+            total += sizes[b]
+            guard sizes[b] > 0 else { continue }
+            let p = starts[b].unsafelyUnwrapped
+            for j in 0..<sizes[b] {
+                if p[j].wide < last { return "radix bucket \(b) holds a key below the last one taken" }
+                if Self.bucket(p[j].wide, last: last) != b { return "radix bucket \(b) holds a key of bucket \(Self.bucket(p[j].wide, last: last))" }
+            }
+        }
+        if sizes[0] > 1 { return "radix bucket 0 holds \(sizes[0]) keys (keys are unique)" }
+        return total == count ? nil : "radix buckets hold \(total) keys, count says \(count)"
+    }
+}

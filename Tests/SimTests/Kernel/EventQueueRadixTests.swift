@@ -1,0 +1,100 @@
+import Testing
+@testable import SimKernel
+
+/// The radix buckets a large queue keeps its keys in (`RadixKeyBuckets`): with a low
+/// threshold the queue moves between heap and buckets many times in one run, and every pop
+/// must still be the reference's; pushes below the buckets' floor go to the heap beside them.
+@Suite("Event queue radix buckets")
+struct EventQueueRadixTests {
+    /// Thresholds from the smallest allowed to a few hundred keys: the deep run (up to about
+    /// 2,400 pending) forms and dissolves the buckets again and again.
+    @Test(arguments: [16, 64, 500])
+    func deepRunsThroughTheBucketsMatchTheSortedReference(radixFrom: Int) {
+        var failures: [String] = []
+        for seed in 0..<UInt64(3) {
+            if let f = EventQueueHeapTests.runDeep(seed: seed, radixFrom: radixFrom) { failures.append(f) }
+        }
+        #expect(failures.isEmpty, "\(failures)")
+    }
+
+    /// One push in ten goes into the past, below the buckets' floor: those keys live in the
+    /// heap beside the buckets, and pops take the smaller of the two minimums.
+    @Test(arguments: [16, 64])
+    func pushesBelowTheFloorStayInTheHeapBesideTheBuckets(radixFrom: Int) {
+        var failures: [String] = []
+        for seed in 10..<UInt64(13) {
+            if let f = EventQueueHeapTests.runDeep(seed: seed, radixFrom: radixFrom, pastPushes: true) {
+                failures.append(f)
+            }
+        }
+        #expect(failures.isEmpty, "\(failures)")
+    }
+
+    /// The hold model of `bench kernel` (pop one, push it again an exponential time later)
+    /// pops the same events with buckets from 16 keys on as with the heap alone, and the
+    /// buckets are in use: formed at 16 and kept above a quarter of that.
+    @Test func holdModelPopsTheSameEventsWithAndWithoutBuckets() {
+        func hold(radixFrom: Int) -> (pops: [UInt64], bucketsUsed: Bool) {
+            var rng = Xoshiro256StarStar(seed: 5)
+            var q = EventQueue<UInt32>(reservingCapacity: 16, radixFrom: radixFrom)
+            for i in 0..<1_000 { q.push(UInt32(i), at: SimTime(nanoseconds: Int64(rng.nextExponential(mean: 1e6)))) }
+            var pops: [UInt64] = [], used = false
+            for step in 0..<20_000 {
+                let t = q.peekTime()
+                guard let e = q.popMin() else { break }
+                if t != e.time { return ([], false) }
+                pops.append(e.handle.seq)
+                used = used || q.heap.radix != nil
+                if step % 7 == 0, let victim = pops.last.map({ EventHandle(seq: $0 &+ 900) }) { q.cancel(victim) }
+                if step < 15_000 {
+                    q.push(e.payload &+ 1, at: SimTime(nanoseconds: e.time.nanoseconds + Int64(rng.nextExponential(mean: 1e6))))
+                }
+                if step % 997 == 0, q.checkInvariants() != nil { return ([], false) }
+            }
+            return (pops, used)
+        }
+        let plain = hold(radixFrom: Int.max)
+        let radix = hold(radixFrom: 16)
+        #expect(plain.pops.count > 15_000)
+        #expect(!plain.bucketsUsed && radix.bucketsUsed)
+        #expect(radix.pops == plain.pops)
+    }
+
+    /// The buckets form when a push finds `radixFrom` keys in the heap (not one before) and
+    /// dissolve when fewer than a quarter of it remain (not one after).
+    @Test func bucketsFormAtTheThresholdAndDissolveBelowAQuarter() {
+        var q = EventQueue<Int>(reservingCapacity: 16, radixFrom: 40)
+        for i in 0..<40 { q.push(i, at: SimTime(nanoseconds: Int64(i * 10))) }
+        #expect(q.heap.radix == nil && q.heap.count == 40)
+        #expect(q.checkInvariants() == nil)
+        q.push(40, at: SimTime(nanoseconds: 400))
+        #expect(q.heap.radix?.count == 41 && q.heap.count == 0)
+        #expect(q.checkInvariants() == nil)
+        for i in 0..<31 { #expect(q.popMin()?.payload == i) }
+        #expect(q.heap.radix != nil, "10 keys left: a quarter of 40, not fewer")
+        #expect(q.popMin()?.payload == 31)
+        #expect(q.heap.radix == nil && q.heap.count == 9, "9 keys left: back in the heap")
+        #expect(q.checkInvariants() == nil)
+        var rest: [Int] = []
+        while let e = q.popMin() { rest.append(e.payload) }
+        #expect(rest == Array(32...40))
+    }
+
+    /// A copy of a queue with buckets keeps its own buckets (copy-on-write), and the invariant
+    /// check notices a key in the wrong bucket.
+    @Test func copiesKeepTheirOwnBucketsAndTheCheckNoticesAMisplacedKey() {
+        var q = EventQueue<Int>(reservingCapacity: 16, radixFrom: 16)
+        for i in 0..<20 { q.push(i, at: SimTime(nanoseconds: Int64(1_000 - i * 7))) }
+        var copy = q
+        #expect(q.popMin()?.payload == 19)
+        #expect(copy.popMin()?.payload == 19)
+        copy.push(100, at: SimTime(nanoseconds: 0))
+        #expect(copy.popMin()?.payload == 100)
+        #expect(q.popMin()?.payload == 18)
+        #expect(q.checkInvariants() == nil && copy.checkInvariants() == nil)
+        let r = q.heap.radix!
+        let b = (1..<RadixKeyBuckets.bucketCount).first { r.sizes[$0] > 0 }!
+        r.starts[b]![0] = EventKey(wide: r.last)
+        #expect(q.checkInvariants() == "radix bucket \(b) holds a key of bucket 0")
+    }
+}
