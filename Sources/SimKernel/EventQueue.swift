@@ -122,7 +122,7 @@ public struct EventQueue<Payload> {
     /// Inserts into the buckets, or into the heap beside them when the key is below their
     /// floor. Out of line, like every bucket operation: a small queue's push and pop stay
     /// as short as the heap's own.
-    @usableFromInline @inline(never) mutating func insertBesideBuckets(_ key: EventKey) {
+    @inlinable @inline(never) mutating func insertBesideBuckets(_ key: EventKey) {
         let radix = heap.radix.unsafelyUnwrapped
         if key.wide >= radix.last { radix.insert(key) } else { heap.insert(key) }
     }
@@ -204,7 +204,7 @@ public struct EventQueue<Payload> {
 
     /// `popMinUnshared` with radix buckets: the smaller of the buckets' minimum and the heap's
     /// top (keys pushed below the buckets' floor).
-    @usableFromInline @inline(never)
+    @inlinable @inline(never)
     mutating func popMinWithBuckets() -> (time: SimTime, handle: EventHandle, payload: Payload)? {
         while true {
             let top: EventKey
