@@ -1,4 +1,5 @@
-/// The only unsafe code in the kernel: 4-ary min-heap moves on a buffer of `EventKey`.
+/// Unsafe code of the kernel (with `EventKeyStorage`, `RadixKeyBuckets`, `EventSlab` and
+/// `ComponentEntry`, see docs/kernel.md): 4-ary min-heap moves on a buffer of `EventKey`.
 ///
 /// Audit notes. Every function takes a buffer whose `count` is the heap size and which
 /// is followed by at least `EventKeyStorage.sentinels` (3) readable keys equal to
