@@ -16,30 +16,51 @@
 /// peeked) do not fit in a bucket; `EventQueue` keeps them in its 4-ary heap beside the
 /// buckets and takes whichever minimum is smaller.
 ///
+/// A struct of pointers, not a class: `EventQueue` reaches it on every push and pop, and a
+/// class reference read from the heap's storage costs a retain and a release each time
+/// (two atomic operations). Copies share the memory; `release()` frees it, once, and
+/// `copy()` makes an independent set.
+///
 /// Audit notes: `starts[b]` points at an allocation of `capacities[b]` keys of which
 /// `0 ..< sizes[b]` are initialized (`EventKey` is a trivial type, so nothing needs
 /// deinitializing); `append` grows a bucket before writing past its capacity; bit b of
 /// `occupied[b >> 6]` is set exactly when `sizes[b] > 0`; `settle` reads bucket i while it
 /// appends only to buckets below i (every key of bucket i differs from the new `last` in a
 /// lower bit), so the buffer it reads is never reallocated under it. `checkInvariants()`
-/// verifies bucket membership, sizes and the occupancy bits in tests.
-@usableFromInline final class RadixKeyBuckets {
+/// verifies bucket membership, sizes and the occupancy bits in tests. Only `EventKeyStorage`
+/// owns one: it calls `release()` when it drops the buckets or is itself freed.
+@usableFromInline struct RadixKeyBuckets {
+    /// The buckets' two scalars, kept behind a pointer so that every method is nonmutating.
+    @usableFromInline struct Header {
+        /// The last key taken (or the lower bound the buckets were formed with).
+        @usableFromInline var last: UInt128
+        @usableFromInline var count: Int
+    }
     @inlinable static var bucketCount: Int { 129 }
     /// Keys a bucket gets room for when it is first used.
     @inlinable static var initialCapacity: Int { 64 }
 
-    /// The last key taken (or the lower bound the buckets were formed with).
-    @exclusivity(unchecked) @usableFromInline var last: UInt128
-    @exclusivity(unchecked) @usableFromInline var count = 0
-    @exclusivity(unchecked) @usableFromInline var starts: UnsafeMutablePointer<UnsafeMutablePointer<EventKey>?>
-    @exclusivity(unchecked) @usableFromInline var sizes: UnsafeMutablePointer<Int>
-    @exclusivity(unchecked) @usableFromInline var capacities: UnsafeMutablePointer<Int>
+    @usableFromInline let header: UnsafeMutablePointer<Header>
+    @usableFromInline let starts: UnsafeMutablePointer<UnsafeMutablePointer<EventKey>?>
+    @usableFromInline let sizes: UnsafeMutablePointer<Int>
+    @usableFromInline let capacities: UnsafeMutablePointer<Int>
     /// Three words: bit b of word b >> 6 is set when bucket b holds keys.
-    @exclusivity(unchecked) @usableFromInline var occupied: UnsafeMutablePointer<UInt64>
+    @usableFromInline let occupied: UnsafeMutablePointer<UInt64>
+
+    /// The last key taken (or the lower bound the buckets were formed with).
+    @inlinable var last: UInt128 {
+        @inline(__always) get { header.pointee.last }
+        @inline(__always) nonmutating set { header.pointee.last = newValue }
+    }
+    @inlinable var count: Int {
+        @inline(__always) get { header.pointee.count }
+        @inline(__always) nonmutating set { header.pointee.count = newValue }
+    }
 
     /// Empty buckets whose keys must be at least `floor`.
     @usableFromInline init(floor: UInt128) {
-        last = floor
+        header = .allocate(capacity: 1)
+        header.initialize(to: Header(last: floor, count: 0))
         starts = .allocate(capacity: Self.bucketCount)
         starts.initialize(repeating: nil, count: Self.bucketCount)
         sizes = .allocate(capacity: Self.bucketCount)
@@ -50,9 +71,10 @@
         occupied.initialize(repeating: 0, count: 3)
     }
 
-    deinit {
+    /// Frees the buckets' memory; no copy of them may be used afterwards.
+    @usableFromInline func release() {
         for b in 0..<Self.bucketCount { starts[b].map { UnsafeMutableRawPointer($0).deallocate() } }
-        starts.deallocate(); sizes.deallocate(); capacities.deallocate(); occupied.deallocate()
+        header.deallocate(); starts.deallocate(); sizes.deallocate(); capacities.deallocate(); occupied.deallocate()
     }
 
     /// The bucket of `key` relative to `last`: 0 when equal, else one more than the index
@@ -78,9 +100,12 @@
         occupied[b &>> 6] |= 1 &<< UInt64(b & 63)
     }
 
+    /// Doubles bucket `b`'s room. Plain cache-line-aligned memory, not `QueueMemory`'s huge
+    /// pages: a bucket is read and written in order, so it gains nothing from them, and
+    /// rounding each large bucket up to 2 MiB would only add to the resident memory.
     @usableFromInline func grow(_ b: Int) {
         let old = capacities[b], new = Swift.max(old * 2, Self.initialCapacity)
-        let raw = QueueMemory.allocate(byteCount: new * MemoryLayout<EventKey>.stride, alignment: 64)
+        let raw = UnsafeMutableRawPointer.allocate(byteCount: new * MemoryLayout<EventKey>.stride, alignment: 64)
         let bigger = raw.bindMemory(to: EventKey.self, capacity: new)
         if let p = starts[b] {
             bigger.update(from: p, count: sizes[b])
@@ -146,7 +171,7 @@
         }
     }
 
-    /// A new set of buckets with the same keys (for copy-on-write).
+    /// A new, independent set of buckets with the same keys (for copy-on-write).
     @usableFromInline func copy() -> RadixKeyBuckets {
         let c = RadixKeyBuckets(floor: last)
         forEach { c.insert($0) }

@@ -35,7 +35,10 @@
         base = Self.allocate(self.capacity)
     }
 
-    deinit { (base - Self.padding).deallocate() }
+    deinit {
+        (base - Self.padding).deallocate()
+        radix?.release()
+    }
 
     /// Room for `capacity` keys plus the sentinels, every key set to the sentinel.
     static func allocate(_ capacity: Int) -> UnsafeMutablePointer<EventKey> {
@@ -87,6 +90,7 @@
         guard let buckets = radix else { return }
         radix = nil
         buckets.forEach { insert($0) }
+        buckets.release()
     }
 
     /// Adds `key` at the end and sifts it up to its place.

@@ -22,7 +22,7 @@ struct EventQueueHeapTests {
     /// Random pushes (times spread over 2³⁰ ns, so ties are rare but happen), pops and
     /// cancels, in phases that grow the queue to about 2,400 events (six levels, deep
     /// enough for `removeTop`'s loads ahead) and shrink it again; every pop is compared
-    /// with the reference.
+    /// with the reference, and its payload with the one pushed under its seq.
     /// `radixFrom` is the queue's radix threshold; `pastPushes` makes one push in ten land
     /// anywhere up to 2³⁰ ns before the last pop (below the radix buckets' floor).
     static func runDeep(seed: UInt64, operations: Int = 12_000, radixFrom: Int = EventQueue<UInt64>.defaultRadixFrom,
@@ -31,6 +31,7 @@ struct EventQueueHeapTests {
         var q = EventQueue<UInt64>(reservingCapacity: 1, radixFrom: radixFrom)
         var ref = SortedReference()
         var handles: [EventHandle] = []
+        var pushedPayloads: [UInt64: UInt64] = [:]
         var now: Int64 = 0, maxPending = 0
         for step in 0..<operations {
             maxPending = max(maxPending, q.count)
@@ -41,6 +42,7 @@ struct EventQueueHeapTests {
                 if pastPushes && rng.chance(0.1) { t = now - Int64(rng.nextInt(below: 1 << 30)) }
                 let h = q.push(UInt64(step), at: SimTime(nanoseconds: t))
                 ref.insert((t, h.seq)); handles.append(h)
+                pushedPayloads[h.seq] = UInt64(step)
             } else if op < (growing ? 85 : 40), !handles.isEmpty {
                 let h = handles[rng.nextInt(below: handles.count)]
                 let expected = ref.pending.contains { $0.seq == h.seq }
@@ -51,6 +53,9 @@ struct EventQueueHeapTests {
                 let want = ref.pending.isEmpty ? nil : ref.pending.removeFirst()
                 if got?.time.nanoseconds != want?.time || got?.handle.seq != want?.seq {
                     return "seed \(seed) step \(step): popped \(String(describing: got?.handle.seq)) expected \(String(describing: want?.seq))"
+                }
+                if let got, got.payload != pushedPayloads[got.handle.seq] {
+                    return "seed \(seed) step \(step): seq \(got.handle.seq) came with payload \(got.payload), pushed with \(String(describing: pushedPayloads[got.handle.seq]))"
                 }
                 if let t = got?.time.nanoseconds { now = t }
             }

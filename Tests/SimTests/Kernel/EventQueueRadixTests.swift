@@ -94,7 +94,55 @@ struct EventQueueRadixTests {
         #expect(q.checkInvariants() == nil && copy.checkInvariants() == nil)
         let r = q.heap.radix!
         let b = (1..<RadixKeyBuckets.bucketCount).first { r.sizes[$0] > 0 }!
+        let key = r.starts[b]![0]
         r.starts[b]![0] = EventKey(wide: r.last)
         #expect(q.checkInvariants() == "radix bucket \(b) holds a key of bucket 0")
+        r.starts[b]![0] = key
+        #expect(q.checkInvariants() == nil)
+    }
+
+    final class Counter { var live = 0 }
+    final class Tracked {
+        let value: Int, counter: Counter
+        init(_ value: Int, _ counter: Counter) { self.value = value; self.counter = counter; counter.live += 1 }
+        deinit { counter.live -= 1 }
+    }
+
+    /// While the keys are in buckets, each popped payload is the one pushed with that event, a
+    /// payload lives exactly while some queue holds its event (cancelled ones until their key
+    /// is dropped), a copy holds its own references and buckets, the buckets dissolve with
+    /// every payload in place, and a dropped queue releases its buckets' events.
+    @Test func payloadsLiveExactlyWhileQueuedThroughFormingCopyingAndDissolving() {
+        let counter = Counter()
+        func time(_ value: Int) -> SimTime { SimTime(nanoseconds: Int64(value * 37 % 101)) }
+        func popMatches(_ q: inout EventQueue<Tracked>) -> Bool? {
+            guard let e = q.popMin() else { return nil }
+            return e.time == time(e.payload.value)
+        }
+        do {
+            var q = EventQueue<Tracked>(reservingCapacity: 16, radixFrom: 16)
+            var handles: [EventHandle] = []
+            for i in 0..<100 { handles.append(q.push(Tracked(i, counter), at: time(i))) }
+            #expect(q.heap.radix != nil && q.heap.count == 0 && counter.live == 100)
+            var cancelled = 0
+            for (i, h) in handles.enumerated() where i % 3 == 0 && q.cancel(h) { cancelled += 1 }
+            #expect(cancelled == 34)
+            #expect(counter.live == 100, "cancelled payloads stay until their key is dropped")
+            var copy = q
+            for _ in 0..<20 { let matches = popMatches(&q); #expect(matches == true) }
+            #expect(counter.live == 100, "the copy still holds every payload")
+            var fromCopy = 0
+            while let matches = popMatches(&copy) { #expect(matches); fromCopy += 1 }
+            #expect(fromCopy == 66)
+            #expect(counter.live == q.storedCount && q.checkInvariants() == nil)
+            while q.heap.radix != nil { let matches = popMatches(&q); #expect(matches == true) }
+            #expect(q.storedCount > 0 && counter.live == q.storedCount && q.checkInvariants() == nil)
+            while let matches = popMatches(&q) { #expect(matches) }
+            #expect(counter.live == 0)
+            var dropped = EventQueue<Tracked>(reservingCapacity: 16, radixFrom: 16)
+            for i in 0..<40 { dropped.push(Tracked(i, counter), at: time(i)) }
+            #expect(dropped.heap.radix != nil && counter.live == 40)
+        }
+        #expect(counter.live == 0, "the dropped queue released its buckets' events")
     }
 }
