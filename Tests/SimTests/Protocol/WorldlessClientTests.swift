@@ -76,9 +76,9 @@ import SimKernel
         }
     }
 
-    /// A registration that failed at the invitation (its server down) is retried later; the
-    /// log names that server numbered from 1, as every text a person reads does.
-    @Test func aLateKeyIsLoggedWithTheServerNumberedFromOne() throws {
+    /// Two devices of a group on three servers (k = 2, s = 2, TTL 1 h), not yet set up, in a
+    /// new harness; and the run record they write.
+    func twoDevices() throws -> (Harness, RunRecord) {
         let config = try SystemConfig(devices: 2, servers: 3, k: 2, s: 2, ttl: .hours(1))
         let directory = GroupDirectory(config: config, scheme: config.scheme.makeScheme(), streams: RandomStreams(rootSeed: 5))
         let stores = SharedStores(directory: directory)
@@ -87,6 +87,13 @@ import SimKernel
         h.devices = (0..<2).map {
             DeviceNode(index: $0, directory: directory, stores: stores, record: record, rng: Xoshiro256StarStar(seed: UInt64(9 + $0)))
         }
+        return (h, record)
+    }
+
+    /// A registration that failed at the invitation (its server down) is retried later; the
+    /// log names that server numbered from 1, as every text a person reads does.
+    @Test func aLateKeyIsLoggedWithTheServerNumberedFromOne() throws {
+        let (h, _) = try twoDevices()
         let owner = h.devices[0], member = h.devices[1]
         owner.createGroup(owner.performing(Context(harness: h, device: 0)))
         h.down = [2]
@@ -99,14 +106,7 @@ import SimKernel
     }
 
     @Test func anOwnerCreatesTheGroupInvitesAndItsUpdateReachesTheMember() throws {
-        let config = try SystemConfig(devices: 2, servers: 3, k: 2, s: 2, ttl: .hours(1))
-        let directory = GroupDirectory(config: config, scheme: config.scheme.makeScheme(), streams: RandomStreams(rootSeed: 5))
-        let stores = SharedStores(directory: directory)
-        let record = RunRecord(config: config, registry: stores.registry)
-        let h = Harness(directory: directory)
-        h.devices = (0..<2).map {
-            DeviceNode(index: $0, directory: directory, stores: stores, record: record, rng: Xoshiro256StarStar(seed: UInt64(9 + $0)))
-        }
+        let (h, record) = try twoDevices()
         let owner = h.devices[0], member = h.devices[1]
         owner.createGroup(owner.performing(Context(harness: h, device: 0)))
         owner.invite(1, owner.performing(Context(harness: h, device: 0)))
