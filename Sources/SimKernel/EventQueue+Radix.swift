@@ -12,6 +12,15 @@
 /// of its nine levels per pop, each miss waiting for the one before; the buckets are read and
 /// written in order, which the hardware prefetches.
 ///
+/// The lowest levels are where keys move most often, a few keys at a time. So when the lowest
+/// non-empty bucket holds at most `runFrom` (32) keys, `settle` sorts them into a run instead
+/// of moving them down (`run`, largest first), and pops take the run's last key until it is
+/// empty. The run's keys agree with each other on every bit from the bucket's bit up, and a key
+/// pushed meanwhile that agrees with `last` (one of them) there too belongs among them, so it is
+/// inserted in order; every other key still goes into its bucket. A run that outgrows
+/// `runCapacity` (64) keys is moved into the buckets below its bucket, as `settle` would have.
+/// In the hold model at 100,000 pending this takes a key through about a third fewer moves.
+///
 /// Keys below `last` (an event scheduled between the current time and an event already
 /// peeked) do not fit in a bucket; `EventQueue` keeps them in its 4-ary heap beside the
 /// buckets and takes whichever minimum is smaller.
@@ -26,8 +35,11 @@
 /// deinitializing); `append` grows a bucket before writing past its capacity; bit b of
 /// `occupied[b >> 6]` is set exactly when `sizes[b] > 0`; `settle` reads bucket i while it
 /// appends only to buckets below i (every key of bucket i differs from the new `last` in a
-/// lower bit), so the buffer it reads is never reallocated under it. `checkInvariants()`
-/// verifies bucket membership, sizes and the occupancy bits in tests. Only `EventKeyStorage`
+/// lower bit), so the buffer it reads is never reallocated under it. `run` has room for
+/// `runCapacity + 1` keys, of which `0 ..< runCount` are initialized, in decreasing order;
+/// `insertIntoRun` moves them into the buckets as soon as there are more than `runCapacity`.
+/// While `runCount > 0` the buckets below `runLevel` are empty. `checkInvariants()`
+/// verifies bucket membership, sizes, the occupancy bits and the run in tests. Only `EventKeyStorage`
 /// owns one: it calls `release()` when it drops the buckets or is itself freed.
 @usableFromInline struct RadixKeyBuckets {
     /// The buckets' two scalars, kept behind a pointer so that every method is nonmutating.
@@ -35,10 +47,19 @@
         /// The last key taken (or the lower bound the buckets were formed with).
         @usableFromInline var last: UInt128
         @usableFromInline var count: Int
+        /// Keys in the sorted run (0: no run).
+        @usableFromInline var runCount: Int
+        /// The bucket the run was sorted out of: a key pushed while there is a run goes into
+        /// it when its bucket relative to `last` is below this one.
+        @usableFromInline var runLevel: Int
     }
     @inlinable static var bucketCount: Int { 129 }
     /// Keys a bucket gets room for when it is first used.
     @inlinable static var initialCapacity: Int { 64 }
+    /// A lowest bucket of at most this many keys is sorted into the run.
+    @inlinable static var runFrom: Int { 32 }
+    /// The run's keys move into the buckets when it holds more than this many.
+    @inlinable static var runCapacity: Int { 64 }
 
     @usableFromInline let header: UnsafeMutablePointer<Header>
     @usableFromInline let starts: UnsafeMutablePointer<UnsafeMutablePointer<EventKey>?>
@@ -46,6 +67,8 @@
     @usableFromInline let capacities: UnsafeMutablePointer<Int>
     /// Three words: bit b of word b >> 6 is set when bucket b holds keys.
     @usableFromInline let occupied: UnsafeMutablePointer<UInt64>
+    /// The sorted run, largest key first.
+    @usableFromInline let run: UnsafeMutablePointer<EventKey>
 
     /// The last key taken (or the lower bound the buckets were formed with).
     @inlinable var last: UInt128 {
@@ -56,11 +79,20 @@
         @inline(__always) get { header.pointee.count }
         @inline(__always) nonmutating set { header.pointee.count = newValue }
     }
+    @inlinable var runCount: Int {
+        @inline(__always) get { header.pointee.runCount }
+        @inline(__always) nonmutating set { header.pointee.runCount = newValue }
+    }
+    @inlinable var runLevel: Int {
+        @inline(__always) get { header.pointee.runLevel }
+        @inline(__always) nonmutating set { header.pointee.runLevel = newValue }
+    }
 
     /// Empty buckets whose keys must be at least `floor`.
     @usableFromInline init(floor: UInt128) {
         header = .allocate(capacity: 1)
-        header.initialize(to: Header(last: floor, count: 0))
+        header.initialize(to: Header(last: floor, count: 0, runCount: 0, runLevel: 0))
+        run = .allocate(capacity: Self.runCapacity + 1)
         starts = .allocate(capacity: Self.bucketCount)
         starts.initialize(repeating: nil, count: Self.bucketCount)
         sizes = .allocate(capacity: Self.bucketCount)
@@ -74,7 +106,7 @@
     /// Frees the buckets' memory; no copy of them may be used afterwards.
     @usableFromInline func release() {
         for b in 0..<Self.bucketCount { starts[b].map { UnsafeMutableRawPointer($0).deallocate() } }
-        header.deallocate(); starts.deallocate(); sizes.deallocate(); capacities.deallocate(); occupied.deallocate()
+        header.deallocate(); run.deallocate(); starts.deallocate(); sizes.deallocate(); capacities.deallocate(); occupied.deallocate()
     }
 
     /// The bucket of `key` relative to `last`: 0 when equal, else one more than the index
@@ -88,8 +120,36 @@
 
     /// Adds a key that is at least `last`.
     @inlinable @inline(__always) func insert(_ key: EventKey) {
-        append(key, to: Self.bucket(key.wide, last: last))
+        let b = Self.bucket(key.wide, last: last)
+        if b < runLevel && runCount > 0 { insertIntoRun(key) } else { append(key, to: b) }
         count &+= 1
+    }
+
+    /// Puts `key` in its place in the run (from the smallest end: a new key is usually near
+    /// the current time); a run of more than `runCapacity` keys moves into the buckets.
+    @inlinable @inline(__always) func insertIntoRun(_ key: EventKey) {
+        let n = runCount, w = key.wide
+        var q = n
+        while q > 0 && run[q &- 1].wide < w {
+            run[q] = run[q &- 1]
+            q &-= 1
+        }
+        run[q] = key
+        runCount = n &+ 1
+        if n &+ 1 > Self.runCapacity { scatterRun() }
+    }
+
+    /// Moves the run's keys into the buckets below its bucket (relative to `last`, which is
+    /// one of them or was taken from it), as `settle` would have.
+    @inlinable @inline(never) func scatterRun() {
+        let n = runCount, m = last
+        runCount = 0
+        var j = 0
+        while j < n {
+            let k = run[j]
+            append(k, to: Self.bucket(k.wide, last: m))
+            j &+= 1
+        }
     }
 
     @inlinable @inline(__always) func append(_ key: EventKey, to b: Int) {
@@ -123,13 +183,41 @@
         return w1 != 0 ? 64 &+ w1.trailingZeroBitCount : 128
     }
 
-    /// Makes the minimum `last` and puts it alone in bucket 0 (requires `count > 0`).
-    /// `found` gets the minimum as soon as it is known, before the other keys move, so a
-    /// load it starts (the event's slot) overlaps with the moves.
+    /// Makes the minimum `last` and puts it alone in bucket 0 or at the end of the run
+    /// (requires `count > 0`). `found` gets the minimum as soon as it is known, before the
+    /// other keys move, so a load it starts (the event's slot) overlaps with the moves.
     @inlinable @inline(__always) func settle(found: (EventKey) -> Void = { _ in }) {
+        let rc = runCount
+        if rc > 0 {
+            let m = run[rc &- 1]
+            last = m.wide
+            found(m)
+            return
+        }
         if sizes[0] > 0 { return }
         let i = lowestOccupied()
         let p = starts[i].unsafelyUnwrapped, n = sizes[i]
+        if n <= Self.runFrom {
+            sizes[i] = 0
+            occupied[i &>> 6] &= ~(1 &<< UInt64(i & 63))
+            var j = 0
+            while j < n {   // insertion sort, largest first
+                let k = p[j], w = k.wide
+                var q = j
+                while q > 0 && run[q &- 1].wide < w {
+                    run[q] = run[q &- 1]
+                    q &-= 1
+                }
+                run[q] = k
+                j &+= 1
+            }
+            runCount = n
+            runLevel = i
+            let m = run[n &- 1]
+            last = m.wide
+            found(m)
+            return
+        }
         var m = p[0].wide
         var j = 1
         while j < n {
@@ -152,19 +240,26 @@
     /// The smallest key (requires `count > 0`); settles the buckets, so `last` becomes it.
     @inlinable @inline(__always) func minimum(found: (EventKey) -> Void = { _ in }) -> EventKey {
         settle(found: found)
-        return starts[0].unsafelyUnwrapped[0]
+        let rc = runCount
+        return rc > 0 ? run[rc &- 1] : starts[0].unsafelyUnwrapped[0]
     }
 
-    /// Removes the smallest key, which `minimum()` has just settled into bucket 0 (keys are
-    /// unique, so it is bucket 0's only key).
+    /// Removes the smallest key, which `minimum()` has just settled at the end of the run or
+    /// into bucket 0 (keys are unique, so it is bucket 0's only key).
     @inlinable @inline(__always) func removeSettledMinimum() {
-        sizes[0] = 0
-        occupied[0] &= ~1
+        let rc = runCount
+        if rc > 0 {
+            runCount = rc &- 1
+        } else {
+            sizes[0] = 0
+            occupied[0] &= ~1
+        }
         count &-= 1
     }
 
-    /// Every key, bucket by bucket.
+    /// Every key, the run's first, then bucket by bucket.
     @usableFromInline func forEach(_ body: (EventKey) throws -> Void) rethrows {
+        for j in 0..<runCount { try body(run[j]) }
         for b in 0..<Self.bucketCount where sizes[b] > 0 {
             let p = starts[b].unsafelyUnwrapped
             for j in 0..<sizes[b] { try body(p[j]) }
@@ -195,6 +290,17 @@
             }
         }
         if sizes[0] > 1 { return "radix bucket 0 holds \(sizes[0]) keys (keys are unique)" }
-        return total == count ? nil : "radix buckets hold \(total) keys, count says \(count)"
+        let rc = runCount
+        if rc > Self.runCapacity { return "the run holds \(rc) keys, more than \(Self.runCapacity)" }
+        if rc > 0 {
+            if let b = (0..<runLevel).first(where: { sizes[$0] > 0 }) { return "radix bucket \(b) holds keys below the run's bucket \(runLevel)" }
+            for j in 0..<rc {
+                let w = run[j].wide
+                if w < last { return "the run holds a key below the last one taken" }
+                if Self.bucket(w, last: last) >= runLevel { return "the run holds a key of bucket \(Self.bucket(w, last: last)), not below \(runLevel)" }
+                if j > 0 && !(w < run[j - 1].wide) { return "the run is not in decreasing order at \(j)" }
+            }
+        }
+        return total + rc == count ? nil : "radix buckets hold \(total) keys and the run \(rc), count says \(count)"
     }
 }

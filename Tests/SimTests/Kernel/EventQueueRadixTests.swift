@@ -80,25 +80,73 @@ struct EventQueueRadixTests {
         #expect(rest == Array(32...40))
     }
 
-    /// A copy of a queue with buckets keeps its own buckets (copy-on-write), and the invariant
-    /// check notices a key in the wrong bucket.
+    /// A copy of a queue with buckets keeps its own buckets and run (copy-on-write), and the
+    /// invariant check notices a key in the wrong bucket and a run out of order.
     @Test func copiesKeepTheirOwnBucketsAndTheCheckNoticesAMisplacedKey() {
+        // 1,000, then eight keys that first differ from it in bit 4, then 30 far ones: the
+        // first pop moves them down (39 > 32 keys), the second sorts the eight into the run.
+        let times = [1_000] + Array(1_008...1_015) + (0..<30).map { 2_000_000 + $0 * 1_000 }
         var q = EventQueue<Int>(reservingCapacity: 16, radixFrom: 16)
-        for i in 0..<20 { q.push(i, at: SimTime(nanoseconds: Int64(1_000 - i * 7))) }
+        for i in times.indices.reversed() { q.push(i, at: SimTime(nanoseconds: Int64(times[i]))) }
         var copy = q
-        #expect(q.popMin()?.payload == 19)
-        #expect(copy.popMin()?.payload == 19)
+        #expect(q.popMin()?.payload == 0)
+        #expect(copy.popMin()?.payload == 0)
         copy.push(100, at: SimTime(nanoseconds: 0))
         #expect(copy.popMin()?.payload == 100)
-        #expect(q.popMin()?.payload == 18)
-        #expect(q.checkInvariants() == nil && copy.checkInvariants() == nil)
+        #expect(q.popMin()?.payload == 1)
+        #expect(q.heap.radix?.runCount == 7 && q.heap.radix?.runLevel == 69, "bit 4 of the time is bit 68 of the key")
+        var withRun = q
+        #expect(withRun.popMin()?.payload == 2)
+        withRun.push(101, at: SimTime(nanoseconds: 1_500))
+        #expect(q.popMin()?.payload == 2 && q.popMin()?.payload == 3)
+        #expect(q.checkInvariants() == nil && copy.checkInvariants() == nil && withRun.checkInvariants() == nil)
+        var rest: [Int] = []
+        while let e = withRun.popMin() { rest.append(e.payload) }
+        #expect(rest == Array(3...8) + [101] + Array(9..<times.count))
         let r = q.heap.radix!
+        let (first, second) = (r.run[0], r.run[1])
+        (r.run[0], r.run[1]) = (second, first)
+        #expect(q.checkInvariants() == "the run is not in decreasing order at 1")
+        (r.run[0], r.run[1]) = (first, second)
         let b = (1..<RadixKeyBuckets.bucketCount).first { r.sizes[$0] > 0 }!
         let key = r.starts[b]![0]
         r.starts[b]![0] = EventKey(wide: r.last)
         #expect(q.checkInvariants() == "radix bucket \(b) holds a key of bucket 0")
         r.starts[b]![0] = key
         #expect(q.checkInvariants() == nil)
+    }
+
+    /// Every key of a just-formed queue lies in one bucket (they all differ from the floor, 0,
+    /// first in the time's top bit). The first pop sorts that bucket into the run when it holds
+    /// at most `runFrom` (32) keys, and moves them into lower buckets when it holds 33.
+    @Test(arguments: [32, 33])
+    func aLowestBucketOfAtMost32KeysIsSortedIntoTheRun(keys: Int) {
+        var q = EventQueue<Int>(reservingCapacity: 16, radixFrom: 16)
+        for i in 0..<keys { q.push(i, at: SimTime(nanoseconds: Int64(1_000_000 - i * 3))) }
+        #expect(q.heap.radix?.count == keys && q.heap.radix?.sizes[128] == keys)
+        #expect(q.popMin()?.payload == keys - 1)
+        #expect(q.heap.radix?.runCount == (keys <= 32 ? keys - 1 : 0))
+        #expect(q.checkInvariants() == nil)
+        var rest: [Int] = []
+        while let e = q.popMin() { rest.append(e.payload) }
+        #expect(rest == Array((0..<keys - 1).reversed()))
+    }
+
+    /// Keys pushed while there is a run, into its range, join it in order; the 65th moves the
+    /// whole run into the buckets (a run holds at most `runCapacity`, 64), and every key still
+    /// comes out in order.
+    @Test func aRunOfMoreThan64KeysMovesIntoTheBuckets() {
+        var q = EventQueue<Int>(reservingCapacity: 16, radixFrom: 16)
+        for i in 0..<20 { q.push(i, at: SimTime(nanoseconds: Int64(1_000_000 + i * 1_000))) }
+        #expect(q.popMin()?.payload == 0)
+        #expect(q.heap.radix?.runCount == 19)
+        for j in 0..<45 { q.push(100 + j, at: SimTime(nanoseconds: Int64(1_000_500 + j * 1_000))) }
+        #expect(q.heap.radix?.runCount == 64 && q.checkInvariants() == nil)
+        q.push(145, at: SimTime(nanoseconds: Int64(1_045_500)))
+        #expect(q.heap.radix?.runCount == 0 && q.heap.radix?.count == 65 && q.checkInvariants() == nil)
+        var times: [Int64] = []
+        while let e = q.popMin() { times.append(e.time.nanoseconds) }
+        #expect(times.count == 65 && times == times.sorted())
     }
 
     final class Counter { var live = 0 }
