@@ -174,6 +174,18 @@ public struct DeliveryState: Sendable {
         return seq <= contiguousBy[n] || (aboveBy[n]?.contains(seq) ?? false)
     }
 
+    /// The local number of each of `names` (−1: never seen), for `hasNormal(number:_:)`: a
+    /// caller asking about many (sender, sequence) pairs of a few senders hashes each sender
+    /// once instead of once per pair (the end-of-run delivery checker).
+    func senderNumbers(_ names: [String]) -> [Int] { names.map { numberOfSender[$0] ?? -1 } }
+
+    /// `hasNormal(sender, seq)` for the sender's local number `n` from `senderNumbers` (−1: false).
+    /// `CheckerLookupTests` compares the two on random histories.
+    func hasNormal(number n: Int, _ seq: Int) -> Bool {
+        guard n >= 0 else { return false }
+        return seq <= contiguousBy[n] || (aboveBy[n]?.contains(seq) ?? false)
+    }
+
     /// Marks (sender, seq) received and advances the contiguous mark.
     public mutating func record(_ sender: String, _ seq: Int) { record(number(sender), seq) }
 
