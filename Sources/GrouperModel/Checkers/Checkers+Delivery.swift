@@ -34,20 +34,43 @@ extension GrouperSystem {
     /// messages and listing them all.
     public func checkDelivery() -> [CheckFinding] {
         var out: [CheckFinding] = []
-        let chunkCounts = config.chunking == nil ? [] : world.writes.map { $0.content.flatMap(Self.objectChunkCount) ?? 1 }
+        let writes = world.writes
+        let chunkCounts = config.chunking == nil ? [] : writes.map { $0.content.flatMap(Self.objectChunkCount) ?? 1 }
+        // Each write's sender as an index into `senders`, so a device's delivery state is asked
+        // by its local sender number (`senderNumbers`): one hash per sender and device instead
+        // of one per write and device.
+        var senders: [String] = [], senderOfWrite: [Int] = [], indexOfSender: [String: Int] = [:]
+        senderOfWrite.reserveCapacity(writes.count)
+        for i in writes.indices {
+            let s = writes[i].version.sender
+            if let k = indexOfSender[s] { senderOfWrite.append(k); continue }
+            indexOfSender[s] = senders.count
+            senderOfWrite.append(senders.count)
+            senders.append(s)
+        }
         for d in world.deviceNodes where d.isMember {
             guard let joined = d.joinedAt else { continue }
-            let entries = d.store.entries
+            let numbers = d.delivery.senderNumbers(senders)
+            var storeEntries: [String: StoredObject]?   // built only for a device that lacks a write
+            var entries: [String: StoredObject] {
+                get {
+                    if let e = storeEntries { return e }
+                    storeEntries = d.store.entries
+                    return storeEntries!
+                }
+            }
             var missing: [(write: ObjectWrite, why: String)] = []
-            for (i, w) in world.writes.enumerated() where w.device != d.index && w.time >= joined {
+            for i in writes.indices where writes[i].device != d.index && writes[i].time >= joined {
                 let chunks = chunkCounts.isEmpty ? 1 : chunkCounts[i]
                 if chunks > 1 {
+                    let w = writes[i]
                     if let why = missingChunks(of: w, count: chunks, device: d, newer: entries[w.objectID]?.version) {
                         missing.append((w, why))
                     }
                     continue
                 }
-                guard !d.delivery.hasNormal(w.version.sender, w.version.sequence) else { continue }
+                guard !d.delivery.hasNormal(number: numbers[senderOfWrite[i]], writes[i].version.sequence) else { continue }
+                let w = writes[i]
                 let superseded = !world.wasUploaded(w.messageID)
                     && (entries[w.objectID].map { $0.version > w.version } ?? false)
                 if !superseded { missing.append((w, reason(write: w, device: d.index))) }

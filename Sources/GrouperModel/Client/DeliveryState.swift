@@ -35,7 +35,8 @@ public struct DeliveryState: Sendable {
     /// `numberOfSender`: a slot always names the same sender (`HeldIndex` only appends).
     private var numberOfSlot: [Int] = []
     private var contiguousBy: [Int] = []
-    private var aboveBy: [Set<Int>?] = []
+    /// Sequences received above the contiguous prefix, as runs (nil: none).
+    private var aboveBy: [SequenceRuns?] = []
     private var lastAskBy: [(range: ClosedRange<Int>, at: SimTime)?] = []
     var seenControl: Set<String> = []
     /// Control message ids handled, as `MessageRegistry` id numbers, when the caller gives
@@ -56,12 +57,12 @@ public struct DeliveryState: Sendable {
     var above: [String: Set<Int>] {
         get {
             var out: [String: Set<Int>] = [:]
-            for n in senderNames.indices { if let a = aboveBy[n] { out[senderNames[n]] = a } }
+            for n in senderNames.indices { if let a = aboveBy[n] { out[senderNames[n]] = a.set } }
             return out
         }
         set {
-            for n in senderNames.indices { aboveBy[n] = newValue[senderNames[n]] }
-            for (sender, set) in newValue.sorted(by: { $0.key < $1.key }) { aboveBy[number(sender)] = set }
+            for n in senderNames.indices { aboveBy[n] = newValue[senderNames[n]].map(SequenceRuns.init) }
+            for (sender, set) in newValue.sorted(by: { $0.key < $1.key }) { aboveBy[number(sender)] = SequenceRuns(set) }
         }
     }
 
@@ -116,6 +117,7 @@ public struct DeliveryState: Sendable {
 
     /// `handle`'s actions kept inline (at most two: an ask before an apply), so handling a
     /// message allocates no array.
+    @inline(__always)
     mutating func decide(_ m: GrouperMessage, now: SimTime, variant: ProtocolVariant,
                          asBuilt: AsBuiltSwitches, resendRetry: SimDuration, ownSequence: Int,
                          idNumber: Int32? = nil, senderSlot: Int? = nil, ranges: ResendRanges = .span)
@@ -125,15 +127,17 @@ public struct DeliveryState: Sendable {
             // The sender's number once (from its slot: no hashing), then arrays.
             let s = number(m.sender, slot: senderSlot)
             let last = contiguousBy[s]
-            let got = aboveBy[s]
-            if checkDuplicates && (m.sequence <= last || (got?.contains(m.sequence) ?? false)) { return DeliveryActions(.duplicate(m)) }
+            let hasAbove = aboveBy[s] != nil   // no copy of the runs held across `record`
+            if checkDuplicates && (m.sequence <= last || (hasAbove && aboveBy[s]!.contains(m.sequence))) {
+                return DeliveryActions(.duplicate(m))
+            }
             var actions = DeliveryActions()
             let next = plantedGapOffByOne ? last + 2 : last + 1
             if variant.detectsGaps, m.sequence > next,
                let ask = ask(s, from: last + 1, to: m.sequence - 1, now: now, retry: resendRetry, ranges: ranges) {
                 actions.append(ask)
             }
-            if m.sequence <= next && got == nil {
+            if m.sequence <= next && !hasAbove {
                 contiguousBy[s] = m.sequence   // the next in order, nothing above: `record`'s result
             } else {
                 record(s, m.sequence)
@@ -174,17 +178,30 @@ public struct DeliveryState: Sendable {
         return seq <= contiguousBy[n] || (aboveBy[n]?.contains(seq) ?? false)
     }
 
+    /// The local number of each of `names` (−1: never seen), for `hasNormal(number:_:)`: a
+    /// caller asking about many (sender, sequence) pairs of a few senders hashes each sender
+    /// once instead of once per pair (the end-of-run delivery checker).
+    func senderNumbers(_ names: [String]) -> [Int] { names.map { numberOfSender[$0] ?? -1 } }
+
+    /// `hasNormal(sender, seq)` for the sender's local number `n` from `senderNumbers` (−1: false).
+    /// `CheckerLookupTests` compares the two on random histories.
+    func hasNormal(number n: Int, _ seq: Int) -> Bool {
+        guard n >= 0 else { return false }
+        return seq <= contiguousBy[n] || (aboveBy[n]?.contains(seq) ?? false)
+    }
+
     /// Marks (sender, seq) received and advances the contiguous mark.
     public mutating func record(_ sender: String, _ seq: Int) { record(number(sender), seq) }
 
     private mutating func record(_ n: Int, _ seq: Int) {
         var c = contiguousBy[n]
         guard seq > c else { return }
-        var set = aboveBy[n] ?? []
-        set.insert(seq)
-        while set.remove(c + 1) != nil { c += 1 }
+        var runs = aboveBy[n] ?? SequenceRuns()
+        aboveBy[n] = nil   // `runs` is then the only reference: it grows in place
+        runs.insert(seq)
+        if let hi = runs.removeConsecutive(from: c + 1) { c = hi }
         contiguousBy[n] = c
-        aboveBy[n] = set.isEmpty ? nil : set
+        aboveBy[n] = runs.isEmpty ? nil : runs
     }
 
     /// The missing part of [lo, hi] as one range (lowest to highest missing) or, with `.holes`,
@@ -192,27 +209,15 @@ public struct DeliveryState: Sendable {
     private mutating func ask(_ n: Int, from lo: Int, to hi: Int, now: SimTime, retry: SimDuration,
                               ranges: ResendRanges = .span)
         -> DeliveryAction? {
-        guard lo <= hi else { return nil }
-        let got = aboveBy[n] ?? []
-        guard let first = (lo...hi).first(where: { !got.contains($0) }),
-              let lastMissing = (lo...hi).reversed().first(where: { !got.contains($0) }) else { return nil }
-        let range = first...lastMissing
+        let got = aboveBy[n] ?? SequenceRuns()
+        guard let range = got.missingSpan(lo, hi) else { return nil }
         if let prev = lastAskBy[n], prev.range.contains(range.lowerBound),
            prev.range.contains(range.upperBound), now - prev.at < retry {
             return nil
         }
         lastAskBy[n] = (range, now)
         guard ranges == .holes else { return .askResend(sender: senderNames[n], range: range) }
-        var holes: [ClosedRange<Int>] = []
-        var start: Int? = nil
-        for seq in range {
-            if got.contains(seq) {
-                if let a = start { holes.append(a...(seq - 1)); start = nil }
-            } else if start == nil {
-                start = seq
-            }
-        }
-        if let a = start { holes.append(a...range.upperBound) }
+        let holes = got.holes(in: range)
         return .askResend(sender: senderNames[n], range: range, holes: holes.count > 1 ? holes : nil)
     }
 

@@ -18,25 +18,40 @@ enum StringOrder {
             }
             while i < raw.count { high |= UInt64(raw[i]); i += 1 }
             guard high & 0x8080_8080_8080_8080 == 0 else { return nil }
+            if raw.count >= 8 { return UInt64(bigEndian: raw.loadUnaligned(as: UInt64.self)) }
             var key: UInt64 = 0
-            for j in 0..<min(8, raw.count) { key |= UInt64(raw[j]) << UInt64(56 - 8 * j) }
+            for j in 0..<raw.count { key |= UInt64(raw[j]) << UInt64(56 - 8 * j) }
             return key
         }
     }
 
-    /// The indices of `strings` sorted by `String` order (ties in index order).
+    /// The indices of `strings` sorted by `String` order (ties in index order). Each index is
+    /// sorted with its key as one integer, `key << 64 | index` (no comparison closure, no
+    /// optional keys); only a run of equal keys — strings that share their first eight bytes —
+    /// is then ordered by comparing the strings.
     static func sortedIndices(_ strings: [String]) -> [Int] {
         if strings.count < 3 {   // one comparison at most: no keys
             return strings.count == 2 && strings[1] < strings[0] ? [1, 0] : Array(strings.indices)
         }
-        let keys = strings.map(prefixKey)
-        guard keys.allSatisfy({ $0 != nil }) else {
-            return strings.indices.sorted { strings[$0] < strings[$1] || (strings[$0] == strings[$1] && $0 < $1) }
+        var keyed: [UInt128] = []
+        keyed.reserveCapacity(strings.count)
+        for i in strings.indices {
+            guard let key = prefixKey(strings[i]) else {
+                return strings.indices.sorted { strings[$0] < strings[$1] || (strings[$0] == strings[$1] && $0 < $1) }
+            }
+            keyed.append(UInt128(key) << 64 | UInt128(i))
         }
-        return strings.indices.sorted { a, b in
-            let ka = keys[a]!, kb = keys[b]!
-            if ka != kb { return ka < kb }
-            return strings[a] < strings[b] || (strings[a] == strings[b] && a < b)
+        keyed.sort()
+        var out = keyed.map { Int(truncatingIfNeeded: UInt64(truncatingIfNeeded: $0)) }
+        var a = 0
+        while a < keyed.count {
+            var b = a + 1
+            while b < keyed.count && keyed[b] >> 64 == keyed[a] >> 64 { b += 1 }
+            if b - a > 1 {   // equal prefixes: whole strings, then index order
+                out[a..<b].sort { strings[$0] < strings[$1] || (strings[$0] == strings[$1] && $0 < $1) }
+            }
+            a = b
         }
+        return out
     }
 }
