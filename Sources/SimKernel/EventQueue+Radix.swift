@@ -36,13 +36,13 @@
 /// `occupied[b >> 6]` is set exactly when `sizes[b] > 0`; `settle` reads bucket i while it
 /// appends only to buckets below i (every key of bucket i differs from the new `last` in a
 /// lower bit), so the buffer it reads is never reallocated under it. `run` has room for
-/// `runCapacity + 1` keys, of which `0 ..< runCount` are initialized, in decreasing order;
+/// `runCapacity + 1` keys, of which `0 ..< runCount` (in `header`) are initialized, in decreasing order;
 /// `insertIntoRun` moves them into the buckets as soon as there are more than `runCapacity`.
 /// While `runCount > 0` the buckets below `runLevel` are empty. `checkInvariants()`
 /// verifies bucket membership, sizes, the occupancy bits and the run in tests. Only `EventKeyStorage`
 /// owns one: it calls `release()` when it drops the buckets or is itself freed.
 @usableFromInline struct RadixKeyBuckets {
-    /// The buckets' two scalars, kept behind a pointer so that every method is nonmutating.
+    /// The buckets' scalars, kept behind a pointer so that every method is nonmutating.
     @usableFromInline struct Header {
         /// The last key taken (or the lower bound the buckets were formed with).
         @usableFromInline var last: UInt128
@@ -79,14 +79,6 @@
         @inline(__always) get { header.pointee.count }
         @inline(__always) nonmutating set { header.pointee.count = newValue }
     }
-    @inlinable var runCount: Int {
-        @inline(__always) get { header.pointee.runCount }
-        @inline(__always) nonmutating set { header.pointee.runCount = newValue }
-    }
-    @inlinable var runLevel: Int {
-        @inline(__always) get { header.pointee.runLevel }
-        @inline(__always) nonmutating set { header.pointee.runLevel = newValue }
-    }
 
     /// Empty buckets whose keys must be at least `floor`.
     @usableFromInline init(floor: UInt128) {
@@ -121,29 +113,29 @@
     /// Adds a key that is at least `last`.
     @inlinable @inline(__always) func insert(_ key: EventKey) {
         let b = Self.bucket(key.wide, last: last)
-        if b < runLevel && runCount > 0 { insertIntoRun(key) } else { append(key, to: b) }
+        if b < header.pointee.runLevel && header.pointee.runCount > 0 { insertIntoRun(key) } else { append(key, to: b) }
         count &+= 1
     }
 
     /// Puts `key` in its place in the run (from the smallest end: a new key is usually near
     /// the current time); a run of more than `runCapacity` keys moves into the buckets.
     @inlinable @inline(__always) func insertIntoRun(_ key: EventKey) {
-        let n = runCount, w = key.wide
+        let n = header.pointee.runCount, w = key.wide
         var q = n
         while q > 0 && run[q &- 1].wide < w {
             run[q] = run[q &- 1]
             q &-= 1
         }
         run[q] = key
-        runCount = n &+ 1
+        header.pointee.runCount = n &+ 1
         if n &+ 1 > Self.runCapacity { scatterRun() }
     }
 
     /// Moves the run's keys into the buckets below its bucket (relative to `last`, which is
     /// one of them or was taken from it), as `settle` would have.
     @inlinable @inline(never) func scatterRun() {
-        let n = runCount, m = last
-        runCount = 0
+        let n = header.pointee.runCount, m = last
+        header.pointee.runCount = 0
         var j = 0
         while j < n {
             let k = run[j]
@@ -187,7 +179,7 @@
     /// (requires `count > 0`). `found` gets the minimum as soon as it is known, before the
     /// other keys move, so a load it starts (the event's slot) overlaps with the moves.
     @inlinable @inline(__always) func settle(found: (EventKey) -> Void = { _ in }) {
-        let rc = runCount
+        let rc = header.pointee.runCount
         if rc > 0 {
             let m = run[rc &- 1]
             last = m.wide
@@ -211,8 +203,8 @@
                 run[q] = k
                 j &+= 1
             }
-            runCount = n
-            runLevel = i
+            header.pointee.runCount = n
+            header.pointee.runLevel = i
             let m = run[n &- 1]
             last = m.wide
             found(m)
@@ -240,16 +232,16 @@
     /// The smallest key (requires `count > 0`); settles the buckets, so `last` becomes it.
     @inlinable @inline(__always) func minimum(found: (EventKey) -> Void = { _ in }) -> EventKey {
         settle(found: found)
-        let rc = runCount
+        let rc = header.pointee.runCount
         return rc > 0 ? run[rc &- 1] : starts[0].unsafelyUnwrapped[0]
     }
 
     /// Removes the smallest key, which `minimum()` has just settled at the end of the run or
     /// into bucket 0 (keys are unique, so it is bucket 0's only key).
     @inlinable @inline(__always) func removeSettledMinimum() {
-        let rc = runCount
+        let rc = header.pointee.runCount
         if rc > 0 {
-            runCount = rc &- 1
+            header.pointee.runCount = rc &- 1
         } else {
             sizes[0] = 0
             occupied[0] &= ~1
@@ -259,7 +251,7 @@
 
     /// Every key, the run's first, then bucket by bucket.
     @usableFromInline func forEach(_ body: (EventKey) throws -> Void) rethrows {
-        for j in 0..<runCount { try body(run[j]) }
+        for j in 0..<header.pointee.runCount { try body(run[j]) }
         for b in 0..<Self.bucketCount where sizes[b] > 0 {
             let p = starts[b].unsafelyUnwrapped
             for j in 0..<sizes[b] { try body(p[j]) }
@@ -290,14 +282,14 @@
             }
         }
         if sizes[0] > 1 { return "radix bucket 0 holds \(sizes[0]) keys (keys are unique)" }
-        let rc = runCount
+        let rc = header.pointee.runCount
         if rc > Self.runCapacity { return "the run holds \(rc) keys, more than \(Self.runCapacity)" }
         if rc > 0 {
-            if let b = (0..<runLevel).first(where: { sizes[$0] > 0 }) { return "radix bucket \(b) holds keys below the run's bucket \(runLevel)" }
+            if let b = (0..<header.pointee.runLevel).first(where: { sizes[$0] > 0 }) { return "radix bucket \(b) holds keys below the run's bucket \(header.pointee.runLevel)" }
             for j in 0..<rc {
                 let w = run[j].wide
                 if w < last { return "the run holds a key below the last one taken" }
-                if Self.bucket(w, last: last) >= runLevel { return "the run holds a key of bucket \(Self.bucket(w, last: last)), not below \(runLevel)" }
+                if Self.bucket(w, last: last) >= header.pointee.runLevel { return "the run holds a key of bucket \(Self.bucket(w, last: last)), not below \(header.pointee.runLevel)" }
                 if j > 0 && !(w < run[j - 1].wide) { return "the run is not in decreasing order at \(j)" }
             }
         }

@@ -94,7 +94,7 @@ struct EventQueueRadixTests {
         copy.push(100, at: SimTime(nanoseconds: 0))
         #expect(copy.popMin()?.payload == 100)
         #expect(q.popMin()?.payload == 1)
-        #expect(q.heap.radix?.runCount == 7 && q.heap.radix?.runLevel == 69, "bit 4 of the time is bit 68 of the key")
+        #expect(q.heap.radix?.header.pointee.runCount == 7 && q.heap.radix?.header.pointee.runLevel == 69, "bit 4 of the time is bit 68 of the key")
         var withRun = q
         #expect(withRun.popMin()?.payload == 2)
         withRun.push(101, at: SimTime(nanoseconds: 1_500))
@@ -125,7 +125,7 @@ struct EventQueueRadixTests {
         for i in 0..<keys { q.push(i, at: SimTime(nanoseconds: Int64(1_000_000 - i * 3))) }
         #expect(q.heap.radix?.count == keys && q.heap.radix?.sizes[128] == keys)
         #expect(q.popMin()?.payload == keys - 1)
-        #expect(q.heap.radix?.runCount == (keys <= 32 ? keys - 1 : 0))
+        #expect(q.heap.radix?.header.pointee.runCount == (keys <= 32 ? keys - 1 : 0))
         #expect(q.checkInvariants() == nil)
         var rest: [Int] = []
         while let e = q.popMin() { rest.append(e.payload) }
@@ -139,11 +139,11 @@ struct EventQueueRadixTests {
         var q = EventQueue<Int>(reservingCapacity: 16, radixFrom: 16)
         for i in 0..<20 { q.push(i, at: SimTime(nanoseconds: Int64(1_000_000 + i * 1_000))) }
         #expect(q.popMin()?.payload == 0)
-        #expect(q.heap.radix?.runCount == 19)
+        #expect(q.heap.radix?.header.pointee.runCount == 19)
         for j in 0..<45 { q.push(100 + j, at: SimTime(nanoseconds: Int64(1_000_500 + j * 1_000))) }
-        #expect(q.heap.radix?.runCount == 64 && q.checkInvariants() == nil)
+        #expect(q.heap.radix?.header.pointee.runCount == 64 && q.checkInvariants() == nil)
         q.push(145, at: SimTime(nanoseconds: Int64(1_045_500)))
-        #expect(q.heap.radix?.runCount == 0 && q.heap.radix?.count == 65 && q.checkInvariants() == nil)
+        #expect(q.heap.radix?.header.pointee.runCount == 0 && q.heap.radix?.count == 65 && q.checkInvariants() == nil)
         var times: [Int64] = []
         while let e = q.popMin() { times.append(e.time.nanoseconds) }
         #expect(times.count == 65 && times == times.sorted())
