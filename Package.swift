@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Layers (docs/architecture.md): SimJSON ← SimKernel ← GrouperModel ← Scenarios (its layer modules)
+// Layers (docs/architecture.md): SimJSON, SimPrefetch ← SimKernel ← GrouperModel ← Scenarios (its layer modules)
 // ← GrouperSimCLI ← grouper-sim.
 // No package dependencies: toolchain only.
 
@@ -25,7 +25,10 @@ let package = Package(
         // The JSON reader and string escaper: the kernel's traces, the message codec and the
         // scenario format share them, so their bytes agree.
         .target(name: "SimJSON", path: "Sources/SimKernel/JSON"),
-        .target(name: "SimKernel", dependencies: ["SimJSON"], exclude: ["JSON"]),
+        // A cache prefetch hint for the event queue (C: Swift has none; without the builtin it
+        // is an empty function).
+        .target(name: "SimPrefetch", path: "Sources/SimKernel/Prefetch"),
+        .target(name: "SimKernel", dependencies: ["SimJSON", "SimPrefetch"], exclude: ["JSON", "Prefetch"]),
         // GF(2^8) vector kernels in C (AVX2, chosen at run time; the Swift kernels are the fallback).
         .target(name: "GF256Vector", path: "Sources/GrouperModel/Sharing/Vector"),
         .target(name: "GrouperModel", dependencies: ["SimKernel", "SimJSON", "GF256Vector"], exclude: ["Sharing/Vector"], swiftSettings: uncheckedInRelease),

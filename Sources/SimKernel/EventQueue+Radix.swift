@@ -3,23 +3,27 @@
 ///
 /// A radix heap needs keys that never go below the last key taken (`last`), which is what a
 /// discrete-event simulation does: an event is scheduled at or after the current time, with a
-/// larger sequence number. Bucket 0 holds keys equal to `last`; bucket b (1…128) holds keys
-/// whose highest bit that differs from `last` is bit b − 1. Every key of a lower bucket is
-/// smaller than every key of a higher one, so the minimum lies in the lowest non-empty bucket.
-/// `settle` scans that bucket for its minimum, makes it `last`, and moves the bucket's keys
-/// into lower buckets (the minimum into bucket 0). A key only ever moves down, and every move
-/// is an append to the end of an array. A 4-ary heap of 100,000 keys misses the cache on most
-/// of its nine levels per pop, each miss waiting for the one before; the buckets are read and
-/// written in order, which the hardware prefetches.
+/// larger sequence number. Its digits are the key's 32 nibbles (4 bits). Bucket 0 holds keys
+/// equal to `last`; a key whose highest nibble that differs from `last` is nibble p (0…31),
+/// where it has the value v (greater than `last`'s there), is in bucket 1 + 16p + v. Every key
+/// of a lower bucket is smaller than every key of a higher one, so the minimum lies in the
+/// lowest non-empty bucket. `settle` scans that bucket for its minimum, makes it `last`, and
+/// moves the bucket's keys into lower buckets (the minimum into bucket 0): they all agree with
+/// the new `last` from nibble p up, so each moves below position p. A key only ever moves down,
+/// at most once per nibble, and every move is an append to the end of an array. A 4-ary heap of
+/// 100,000 keys misses the cache on most of its nine levels per pop, each miss waiting for the
+/// one before; the buckets are read and written in order, which the hardware prefetches.
+/// Sixteen values per digit, not two (one bucket per bit): in the hold model at 100,000
+/// pending a key moves about three times where it moved about six.
 ///
-/// The lowest levels are where keys move most often, a few keys at a time. So when the lowest
-/// non-empty bucket holds at most `runFrom` (32) keys, `settle` sorts them into a run instead
-/// of moving them down (`run`, largest first), and pops take the run's last key until it is
-/// empty. The run's keys agree with each other on every bit from the bucket's bit up, and a key
-/// pushed meanwhile that agrees with `last` (one of them) there too belongs among them, so it is
-/// inserted in order; every other key still goes into its bucket. A run that outgrows
-/// `runCapacity` (64) keys is moved into the buckets below its bucket, as `settle` would have.
-/// In the hold model at 100,000 pending this takes a key through about a third fewer moves.
+/// The lowest positions are where keys move most often, a few keys at a time. So when the
+/// lowest non-empty bucket holds at most `runFrom` (32) keys, `settle` sorts them into a run
+/// instead of moving them down (`run`, largest first), and pops take the run's last key until
+/// it is empty. The run's keys agree with each other from the bucket's nibble up, and a key
+/// pushed meanwhile whose bucket relative to `last` (one of them) is below the run's belongs
+/// among them, so it is inserted in order; every other key still goes into its bucket. A run
+/// that outgrows `runCapacity` (64) keys is moved into the buckets below its bucket, as
+/// `settle` would have.
 ///
 /// Keys below `last` (an event scheduled between the current time and an event already
 /// peeked) do not fit in a bucket; `EventQueue` keeps them in its 4-ary heap beside the
@@ -33,10 +37,11 @@
 /// Audit notes: `starts[b]` points at an allocation of `capacities[b]` keys of which
 /// `0 ..< sizes[b]` are initialized (`EventKey` is a trivial type, so nothing needs
 /// deinitializing); `append` grows a bucket before writing past its capacity; bit b of
-/// `occupied[b >> 6]` is set exactly when `sizes[b] > 0`; `settle` reads bucket i while it
+/// `occupied[b >> 6]` is set exactly when `sizes[b] > 0`, and the word past the last bucket's
+/// is all ones, which ends `lowestOccupied`'s scan; `settle` reads bucket i while it
 /// appends only to buckets below i (every key of bucket i differs from the new `last` in a
-/// lower bit), so the buffer it reads is never reallocated under it. `run` has room for
-/// `runCapacity + 1` keys, of which `0 ..< runCount` (in `header`) are initialized, in decreasing order;
+/// lower nibble), so the buffer it reads is never reallocated under it. `run` has room for
+/// `runCapacity + 1` keys after a sentinel at `run[-1]`, of which `0 ..< runCount` (in `header`) are initialized, in decreasing order;
 /// `insertIntoRun` moves them into the buckets as soon as there are more than `runCapacity`.
 /// While `runCount > 0` the buckets below `runLevel` are empty. `checkInvariants()`
 /// verifies bucket membership, sizes, the occupancy bits and the run in tests. Only `EventKeyStorage`
@@ -53,7 +58,11 @@
         /// it when its bucket relative to `last` is below this one.
         @usableFromInline var runLevel: Int
     }
-    @inlinable static var bucketCount: Int { 129 }
+    /// Bucket 0, then 16 per nibble position (values 0…15; a value at or below `last`'s
+    /// there stays empty).
+    @inlinable static var bucketCount: Int { 1 + 32 * 16 }
+    /// Words of `occupied`: one bit per bucket, then a word of ones.
+    @inlinable static var occupiedWords: Int { (bucketCount + 63) / 64 + 1 }
     /// Keys a bucket gets room for when it is first used.
     @inlinable static var initialCapacity: Int { 64 }
     /// A lowest bucket of at most this many keys is sorted into the run.
@@ -65,9 +74,10 @@
     @usableFromInline let starts: UnsafeMutablePointer<UnsafeMutablePointer<EventKey>?>
     @usableFromInline let sizes: UnsafeMutablePointer<Int>
     @usableFromInline let capacities: UnsafeMutablePointer<Int>
-    /// Three words: bit b of word b >> 6 is set when bucket b holds keys.
+    /// Bit b of word b >> 6 is set when bucket b holds keys; the last word is all ones.
     @usableFromInline let occupied: UnsafeMutablePointer<UInt64>
-    /// The sorted run, largest key first.
+    /// The sorted run, largest key first. `run[-1]` is `EventKey.sentinel`, larger than
+    /// every key, which ends the insertion loops without a bounds test.
     @usableFromInline let run: UnsafeMutablePointer<EventKey>
 
     /// The last key taken (or the lower bound the buckets were formed with).
@@ -84,30 +94,40 @@
     @usableFromInline init(floor: UInt128) {
         header = .allocate(capacity: 1)
         header.initialize(to: Header(last: floor, count: 0, runCount: 0, runLevel: 0))
-        run = .allocate(capacity: Self.runCapacity + 1)
+        let runSpace = UnsafeMutablePointer<EventKey>.allocate(capacity: Self.runCapacity + 2)
+        runSpace.initialize(to: .sentinel)
+        run = runSpace + 1
         starts = .allocate(capacity: Self.bucketCount)
         starts.initialize(repeating: nil, count: Self.bucketCount)
         sizes = .allocate(capacity: Self.bucketCount)
         sizes.initialize(repeating: 0, count: Self.bucketCount)
         capacities = .allocate(capacity: Self.bucketCount)
         capacities.initialize(repeating: 0, count: Self.bucketCount)
-        occupied = .allocate(capacity: 3)
-        occupied.initialize(repeating: 0, count: 3)
+        occupied = .allocate(capacity: Self.occupiedWords)
+        occupied.initialize(repeating: 0, count: Self.occupiedWords - 1)
+        (occupied + Self.occupiedWords - 1).initialize(to: .max)
     }
 
     /// Frees the buckets' memory; no copy of them may be used afterwards.
     @usableFromInline func release() {
         for b in 0..<Self.bucketCount { starts[b].map { UnsafeMutableRawPointer($0).deallocate() } }
-        header.deallocate(); run.deallocate(); starts.deallocate(); sizes.deallocate(); capacities.deallocate(); occupied.deallocate()
+        header.deallocate(); (run - 1).deallocate(); starts.deallocate(); sizes.deallocate(); capacities.deallocate(); occupied.deallocate()
     }
 
-    /// The bucket of `key` relative to `last`: 0 when equal, else one more than the index
-    /// of the highest differing bit. Requires `key >= last` for the order of buckets to be
-    /// the order of keys.
+    /// The bucket of `key` relative to `last`: 0 when equal, else 1 + 16p + v, where p is the
+    /// highest nibble in which they differ and v the key's value there. Requires
+    /// `key >= last` for the order of buckets to be the order of keys.
     @inlinable @inline(__always) static func bucket(_ key: UInt128, last: UInt128) -> Int {
         let x = key ^ last
         let high = UInt64(truncatingIfNeeded: x >> 64), low = UInt64(truncatingIfNeeded: x)
-        return high != 0 ? 128 &- high.leadingZeroBitCount : 64 &- low.leadingZeroBitCount
+        let keyHigh = UInt64(truncatingIfNeeded: key >> 64), keyLow = UInt64(truncatingIfNeeded: key)
+        if high != 0 {
+            let p = (63 &- high.leadingZeroBitCount) >> 2   // nibble of the high word
+            return 257 &+ p << 4 &+ Int(truncatingIfNeeded: keyHigh &>> UInt64(p << 2)) & 15
+        }
+        if low == 0 { return 0 }
+        let p = (63 &- low.leadingZeroBitCount) >> 2
+        return 1 &+ p << 4 &+ Int(truncatingIfNeeded: keyLow &>> UInt64(p << 2)) & 15
     }
 
     /// Adds a key that is at least `last`.
@@ -122,7 +142,7 @@
     @inlinable @inline(__always) func insertIntoRun(_ key: EventKey) {
         let n = header.pointee.runCount, w = key.wide
         var q = n
-        while q > 0 && run[q &- 1].wide < w {
+        while run[q &- 1].wide < w {   // stops at the sentinel, run[-1], at the latest
             run[q] = run[q &- 1]
             q &-= 1
         }
@@ -167,12 +187,12 @@
         capacities[b] = new
     }
 
-    /// The lowest non-empty bucket (requires `count > 0`).
+    /// The lowest non-empty bucket (requires `count > 0`; the word of ones past the last
+    /// bucket's ends the scan in any case).
     @inlinable @inline(__always) func lowestOccupied() -> Int {
-        let w0 = occupied[0]
-        if w0 != 0 { return w0.trailingZeroBitCount }
-        let w1 = occupied[1]
-        return w1 != 0 ? 64 &+ w1.trailingZeroBitCount : 128
+        var w = 0
+        while occupied[w] == 0 { w &+= 1 }
+        return w << 6 &+ occupied[w].trailingZeroBitCount
     }
 
     /// Makes the minimum `last` and puts it alone in bucket 0 or at the end of the run
@@ -196,7 +216,7 @@
             while j < n {   // insertion sort, largest first
                 let k = p[j], w = k.wide
                 var q = j
-                while q > 0 && run[q &- 1].wide < w {
+                while run[q &- 1].wide < w {
                     run[q] = run[q &- 1]
                     q &-= 1
                 }
@@ -249,6 +269,13 @@
         count &-= 1
     }
 
+    /// The run's smallest key, if there is a run: after a pop, the key the next pop takes
+    /// unless a smaller one is pushed meanwhile.
+    @inlinable @inline(__always) var runMinimum: EventKey? {
+        let rc = header.pointee.runCount
+        return rc > 0 ? run[rc &- 1] : nil
+    }
+
     /// Every key, the run's first, then bucket by bucket.
     @usableFromInline func forEach(_ body: (EventKey) throws -> Void) rethrows {
         for j in 0..<header.pointee.runCount { try body(run[j]) }
@@ -282,7 +309,10 @@
             }
         }
         if sizes[0] > 1 { return "radix bucket 0 holds \(sizes[0]) keys (keys are unique)" }
+        if occupied[Self.occupiedWords - 1] != .max { return "the occupancy word past the last bucket is not all ones" }
+        if occupied[Self.bucketCount >> 6] >> UInt64(Self.bucketCount & 63) != 0 { return "occupancy bits set past the last bucket" }
         let rc = header.pointee.runCount
+        if (run - 1).pointee.wide != EventKey.sentinel.wide { return "the run's sentinel, run[-1], was overwritten" }
         if rc > Self.runCapacity { return "the run holds \(rc) keys, more than \(Self.runCapacity)" }
         if rc > 0 {
             if let b = (0..<header.pointee.runLevel).first(where: { sizes[$0] > 0 }) { return "radix bucket \(b) holds keys below the run's bucket \(header.pointee.runLevel)" }

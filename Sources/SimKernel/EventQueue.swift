@@ -219,6 +219,9 @@ public struct EventQueue<Payload> {
                 top = m
                 live = slots.state(Int(top.tag & Self.slotMask)) == top.tag >> Self.slotBits
                 radix.removeSettledMinimum()
+                // The run's next key is most likely the next pop's: its slot, a cache miss
+                // with many events pending, starts loading while this event is handled.
+                if let next = radix.runMinimum { slots.prefetch(Int(next.tag & Self.slotMask)) }
                 if radix.count &+ heap.count < heap.radixFrom >> 2 { heap.dissolveRadix() }
             } else if heap.count > 0 {
                 top = heap.base[0]

@@ -83,8 +83,9 @@ struct EventQueueRadixTests {
     /// A copy of a queue with buckets keeps its own buckets and run (copy-on-write), and the
     /// invariant check notices a key in the wrong bucket and a run out of order.
     @Test func copiesKeepTheirOwnBucketsAndTheCheckNoticesAMisplacedKey() {
-        // 1,000, then eight keys that first differ from it in bit 4, then 30 far ones: the
-        // first pop moves them down (39 > 32 keys), the second sorts the eight into the run.
+        // 1,000 (0x3E8), then eight keys that first differ from it in the time's nibble 1, where
+        // they hold 15 (0x3F0…0x3F7), then 30 far ones: the first pop moves them down (39 > 32
+        // keys), the second sorts the eight into the run.
         let times = [1_000] + Array(1_008...1_015) + (0..<30).map { 2_000_000 + $0 * 1_000 }
         var q = EventQueue<Int>(reservingCapacity: 16, radixFrom: 16)
         for i in times.indices.reversed() { q.push(i, at: SimTime(nanoseconds: Int64(times[i]))) }
@@ -94,7 +95,8 @@ struct EventQueueRadixTests {
         copy.push(100, at: SimTime(nanoseconds: 0))
         #expect(copy.popMin()?.payload == 100)
         #expect(q.popMin()?.payload == 1)
-        #expect(q.heap.radix?.header.pointee.runCount == 7 && q.heap.radix?.header.pointee.runLevel == 69, "bit 4 of the time is bit 68 of the key")
+        #expect(q.heap.radix?.header.pointee.runCount == 7 && q.heap.radix?.header.pointee.runLevel == 1 + 17 * 16 + 15,
+                "nibble 1 of the time is nibble 17 of the key")
         var withRun = q
         #expect(withRun.popMin()?.payload == 2)
         withRun.push(101, at: SimTime(nanoseconds: 1_500))
@@ -117,13 +119,14 @@ struct EventQueueRadixTests {
     }
 
     /// Every key of a just-formed queue lies in one bucket (they all differ from the floor, 0,
-    /// first in the time's top bit). The first pop sorts that bucket into the run when it holds
+    /// first in the time's top nibble, nibble 31 of the key, where they hold 8: the time's sign
+    /// bit flipped). The first pop sorts that bucket into the run when it holds
     /// at most `runFrom` (32) keys, and moves them into lower buckets when it holds 33.
     @Test(arguments: [32, 33])
     func aLowestBucketOfAtMost32KeysIsSortedIntoTheRun(keys: Int) {
         var q = EventQueue<Int>(reservingCapacity: 16, radixFrom: 16)
         for i in 0..<keys { q.push(i, at: SimTime(nanoseconds: Int64(1_000_000 - i * 3))) }
-        #expect(q.heap.radix?.count == keys && q.heap.radix?.sizes[128] == keys)
+        #expect(q.heap.radix?.count == keys && q.heap.radix?.sizes[1 + 31 * 16 + 8] == keys)
         #expect(q.popMin()?.payload == keys - 1)
         #expect(q.heap.radix?.header.pointee.runCount == (keys <= 32 ? keys - 1 : 0))
         #expect(q.checkInvariants() == nil)
@@ -147,6 +150,61 @@ struct EventQueueRadixTests {
         var times: [Int64] = []
         while let e = q.popMin() { times.append(e.time.nanoseconds) }
         #expect(times.count == 65 && times == times.sorted())
+    }
+
+    /// A key's bucket relative to `last` is 1 + 16p + v for the highest nibble p in which they
+    /// differ and the key's value v there, 0 for `last` itself; sorted keys have non-decreasing
+    /// buckets. Random keys at or above random `last`s, differing from them in every nibble
+    /// position, from both halves of the 128-bit key.
+    @Test func aKeysBucketIsItsHighestDifferingNibbleAndItsValueThere() {
+        var rng = Xoshiro256StarStar(seed: 23)
+        func nibble(_ x: UInt128, _ p: Int) -> Int { Int(truncatingIfNeeded: (x >> (4 * p)) & 15) }
+        var failures: [String] = []
+        for _ in 0..<300 {
+            let last = UInt128(rng.next()) << 64 | UInt128(rng.next() >> 1)
+            #expect(RadixKeyBuckets.bucket(last, last: last) == 0)
+            var keys: [UInt128] = []
+            for p in 0..<32 {
+                let r = UInt128(rng.next()) << 64 | UInt128(rng.next())
+                let delta = p == 31 ? r : r % (UInt128(1) << (4 * p + 4))
+                let (key, overflow) = last.addingReportingOverflow(delta | 1)
+                if !overflow { keys.append(key) }
+            }
+            for key in keys {
+                let b = RadixKeyBuckets.bucket(key, last: last)
+                let p = (b - 1) >> 4, v = (b - 1) & 15
+                let agreesAbove = p == 31 || key >> (4 * p + 4) == last >> (4 * p + 4)
+                if !(b >= 1 && b < RadixKeyBuckets.bucketCount && agreesAbove && nibble(key, p) == v && nibble(last, p) < v) {
+                    failures.append("key \(key) last \(last): bucket \(b)")
+                }
+            }
+            let buckets = keys.sorted().map { RadixKeyBuckets.bucket($0, last: last) }
+            if buckets != buckets.sorted() { failures.append("buckets out of key order for last \(last)") }
+        }
+        #expect(failures.isEmpty, "\(failures.prefix(3))")
+    }
+
+    /// The key `popMinWithBuckets` prefetches the slot of (`runMinimum`) is the one the next
+    /// pop takes whenever there is a run: in the hold model at 2,000 pending, with buckets
+    /// from 64 keys, before every pop.
+    @Test func theRunsMinimumIsTheNextPop() {
+        var rng = Xoshiro256StarStar(seed: 17)
+        var q = EventQueue<Int>(reservingCapacity: 16, radixFrom: 64)
+        for i in 0..<2_000 { q.push(i, at: SimTime(nanoseconds: Int64(rng.nextExponential(mean: 1e6)))) }
+        var checked = 0, mismatches: [String] = []
+        for _ in 0..<20_000 {
+            let expected = q.heap.radix?.runMinimum
+            guard let e = q.popMin() else { break }
+            if let k = expected {
+                checked += 1
+                if k.time != e.time.nanoseconds || k.tag >> 24 != e.handle.seq {
+                    mismatches.append("expected (\(k.time), \(k.tag >> 24)), popped (\(e.time.nanoseconds), \(e.handle.seq))")
+                }
+            }
+            q.push(e.payload, at: e.time + .nanoseconds(Int64(rng.nextExponential(mean: 1e6))))
+        }
+        #expect(checked > 10_000, "pops with a run: \(checked)")
+        #expect(mismatches.isEmpty, "\(mismatches.prefix(3))")
     }
 
     final class Counter { var live = 0 }
