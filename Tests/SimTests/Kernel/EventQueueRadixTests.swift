@@ -181,7 +181,7 @@ struct EventQueueRadixTests {
             let buckets = keys.sorted().map { RadixKeyBuckets.bucket($0, last: last) }
             if buckets != buckets.sorted() { failures.append("buckets out of key order for last \(last)") }
         }
-        #expect(failures.isEmpty, "\(failures.prefix(3))")
+        #expect(failures.count == 0, "\(failures.prefix(3))")
     }
 
     /// The key `popMinWithBuckets` prefetches the slot of (`runMinimum`) is the one the next
@@ -204,7 +204,7 @@ struct EventQueueRadixTests {
             q.push(e.payload, at: e.time + .nanoseconds(Int64(rng.nextExponential(mean: 1e6))))
         }
         #expect(checked > 10_000, "pops with a run: \(checked)")
-        #expect(mismatches.isEmpty, "\(mismatches.prefix(3))")
+        #expect(mismatches.count == 0, "\(mismatches.prefix(3))")
     }
 
     final class Counter { var live = 0 }
