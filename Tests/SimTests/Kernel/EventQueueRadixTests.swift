@@ -184,6 +184,26 @@ struct EventQueueRadixTests {
         #expect(failures.count == 0, "\(failures.prefix(3))")
     }
 
+    /// A settle that empties a bucket with room for more than 4,096 keys (`releaseAbove`) frees
+    /// its memory; one with room for 4,096 keeps it. A queue formed at 16 keys holds every key
+    /// in the top bucket, which doubles its room from 64, so 4,096 keys fill room for 4,096
+    /// and 4,097 need room for 8,192; the first pop empties it.
+    @Test(arguments: [4_096, 4_097])
+    func anEmptiedBucketWithRoomForMoreThan4096KeysGivesItsMemoryBack(keys: Int) {
+        var q = EventQueue<Int>(reservingCapacity: 16, radixFrom: 16)
+        for i in 0..<keys { q.push(i, at: SimTime(nanoseconds: Int64(1_000_000 + i * 7))) }
+        let top = 1 + 31 * 16 + 8, large = keys > 4_096
+        guard let r = q.heap.radix else { Issue.record("no buckets"); return }
+        #expect(r.sizes[top] == keys && r.capacities[top] == (large ? 8_192 : 4_096))
+        #expect(q.popMin()?.payload == 0)
+        #expect(r.sizes[top] == 0 && r.capacities[top] == (large ? 0 : 4_096) && (r.starts[top] == nil) == large)
+        #expect(q.checkInvariants() == nil)
+        q.push(-1, at: SimTime(nanoseconds: 1 << 60))   // far ahead: into a high bucket again
+        var popped = [0]
+        while let e = q.popMin() { popped.append(e.payload) }
+        #expect(popped == Array(0..<keys) + [-1])
+    }
+
     /// The key `popMinWithBuckets` prefetches the slot of (`runMinimum`) is the one the next
     /// pop takes whenever there is a run: in the hold model at 2,000 pending, with buckets
     /// from 64 keys, before every pop.
