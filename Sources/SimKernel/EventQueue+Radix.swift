@@ -70,12 +70,13 @@
     @inlinable static var runFrom: Int { 32 }
     /// The run's keys move into the buckets when it holds more than this many.
     @inlinable static var runCapacity: Int { 64 }
-    /// A bucket with room for more keys than this (64 KiB) gives its memory back when a
-    /// settle empties it. Each bucket's room is the most it ever held, and with 16 buckets per
-    /// nibble the sum of those peaks is many times the keys held (42 MB for 100,000 keys in
-    /// a C model of the hold run, 2.6 MB with the release); a large bucket refills by doubling,
-    /// a copy per key at most.
-    @inlinable static var releaseAbove: Int { 4_096 }
+    /// A bucket with room for more keys than this (1 MiB) gives its memory back when a settle
+    /// empties it. Each bucket's room is the most it ever held, and with 16 buckets per nibble
+    /// the sum of those peaks is many times the keys held (`bench kernel --pending 100000`
+    /// peaks at 54 MB without the release, 37 MB with it). Buckets of up to 1 MiB keep theirs:
+    /// at 100,000 pending the busiest refill every few thousand events, and refilling by
+    /// doubling from empty cost 19 instructions per event when the limit was 64 KiB.
+    @inlinable static var releaseAbove: Int { 65_536 }
 
     @usableFromInline let header: UnsafeMutablePointer<Header>
     @usableFromInline let starts: UnsafeMutablePointer<UnsafeMutablePointer<EventKey>?>

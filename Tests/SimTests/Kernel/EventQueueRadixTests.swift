@@ -184,19 +184,19 @@ struct EventQueueRadixTests {
         #expect(failures.count == 0, "\(failures.prefix(3))")
     }
 
-    /// A settle that empties a bucket with room for more than 4,096 keys (`releaseAbove`) frees
-    /// its memory; one with room for 4,096 keeps it. A queue formed at 16 keys holds every key
-    /// in the top bucket, which doubles its room from 64, so 4,096 keys fill room for 4,096
-    /// and 4,097 need room for 8,192; the first pop empties it.
-    @Test(arguments: [4_096, 4_097])
-    func anEmptiedBucketWithRoomForMoreThan4096KeysGivesItsMemoryBack(keys: Int) {
+    /// A settle that empties a bucket with room for more than 65,536 keys (`releaseAbove`) frees
+    /// its memory; one with room for 65,536 keeps it. A queue formed at 16 keys holds every key
+    /// in the top bucket, which doubles its room from 64, so 65,536 keys fill room for 65,536
+    /// and 65,537 need room for 131,072; the first pop empties it.
+    @Test(arguments: [65_536, 65_537])
+    func anEmptiedBucketWithRoomForMoreThan65536KeysGivesItsMemoryBack(keys: Int) {
         var q = EventQueue<Int>(reservingCapacity: 16, radixFrom: 16)
         for i in 0..<keys { q.push(i, at: SimTime(nanoseconds: Int64(1_000_000 + i * 7))) }
-        let top = 1 + 31 * 16 + 8, large = keys > 4_096
+        let top = 1 + 31 * 16 + 8, large = keys > 65_536
         guard let r = q.heap.radix else { Issue.record("no buckets"); return }
-        #expect(r.sizes[top] == keys && r.capacities[top] == (large ? 8_192 : 4_096))
+        #expect(r.sizes[top] == keys && r.capacities[top] == (large ? 131_072 : 65_536))
         #expect(q.popMin()?.payload == 0)
-        #expect(r.sizes[top] == 0 && r.capacities[top] == (large ? 0 : 4_096) && (r.starts[top] == nil) == large)
+        #expect(r.sizes[top] == 0 && r.capacities[top] == (large ? 0 : 65_536) && (r.starts[top] == nil) == large)
         #expect(q.checkInvariants() == nil)
         q.push(-1, at: SimTime(nanoseconds: 1 << 60))   // far ahead: into a high bucket again
         var popped = [0]
