@@ -96,11 +96,12 @@ final class DeviceNode {
 
     // Receiver.
     var round: ReceiveRound?
-    /// The messages the current round handled, from its processing until it ends.
+    /// The messages the current round handled, from its processing until it ends (then emptied,
+    /// keeping its buffer for the next round's rebuilt messages).
     var roundHandled: [GrouperMessage] = []
     var roundAgain = false
     /// Per server, the share ids the current round asked for and whether its list had more.
-    var asked: [(ids: [Int], more: Bool)] = []
+    var asked: [(ids: ShareIDs, more: Bool)] = []
     /// Per server, ids it listed and was asked for but did not serve (withheld, or deleted since
     /// the list): passed over by the rounds that continue a cut list, asked again by the next
     /// round something else starts (a timer, a push, a reconnect), so a withholding window
