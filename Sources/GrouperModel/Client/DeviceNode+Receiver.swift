@@ -83,9 +83,9 @@ extension DeviceNode {
         for j in 0..<config.servers { send(.transferList, to: j, purpose: .list(roundID: id, server: j), out) }
     }
 
-    func listDone(round r: Int, server j: Int, _ outcome: RequestOutcome, _ out: some EffectSink) {
+    func listDone(round r: Int, server j: Int, _ outcome: consuming RequestOutcome, _ out: some EffectSink) {
         guard round?.id == r else { return }
-        if case .reply(.shareIDs(let ids)) = outcome {
+        if case .reply(.shareIDs(let ids)) = consume outcome {
             var unseen = seenShareIDs[j].unseen(in: ids, compact: stores.pipeline.listsByGeneration)
             let more = unseen.count > chunkBatchLimit
             if more { unseen.keepFirst(chunkBatchLimit) }   // large objects: the rest later
@@ -105,9 +105,9 @@ extension DeviceNode {
     /// round something else starts asks for it again (`passedOver`). A list cut at
     /// `chunkBatchLimit` runs one more round only after an answer, never after a failed get:
     /// no round repeats without progress.
-    func getDone(round r: Int, server j: Int, _ outcome: RequestOutcome, _ out: some EffectSink) {
+    func getDone(round r: Int, server j: Int, _ outcome: consuming RequestOutcome, _ out: some EffectSink) {
         guard round?.id == r else { return }
-        if case .reply(.shares(let ss)) = outcome {
+        if case .reply(.shares(let ss)) = consume outcome {
             if j < asked.count && !asked[j].ids.isEmpty {
                 for id in asked[j].ids { seenShareIDs[j].insert(id) }
                 if ss.count < asked[j].ids.count {
@@ -227,9 +227,12 @@ extension DeviceNode {
             } else {
                 for k in 0..<kept where numbers[k] == n { seen = true; break }
             }
-            if !seen { numbers[kept] = n; kept += 1 }
+            if !seen {
+                if kept != i { numbers[kept] = n }
+                kept += 1
+            }
         }
-        numbers.removeLast(numbers.count - kept)
+        if kept < numbers.count { numbers.removeLast(numbers.count - kept) }
     }
 
     /// A join that failed or did not decode (only possible with as-built's mixed polynomials).
