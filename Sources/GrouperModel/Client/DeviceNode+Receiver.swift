@@ -83,14 +83,14 @@ extension DeviceNode {
         for j in 0..<config.servers { send(.transferList, to: j, purpose: .list(roundID: id, server: j), out) }
     }
 
-    func listDone(round r: Int, server j: Int, _ outcome: RequestOutcome, _ out: some EffectSink) {
+    func listDone(round r: Int, server j: Int, _ outcome: consuming RequestOutcome, _ out: some EffectSink) {
         guard round?.id == r else { return }
-        if case .reply(.shareIDs(let ids)) = outcome {
+        if case .reply(.shareIDs(let ids)) = consume outcome {
             var unseen = seenShareIDs[j].unseen(in: ids, compact: stores.pipeline.listsByGeneration)
             let more = unseen.count > chunkBatchLimit
-            if more { unseen.removeLast(unseen.count - chunkBatchLimit) }   // large objects: the rest later
+            if more { unseen.keepFirst(chunkBatchLimit) }   // large objects: the rest later
             if !unseen.isEmpty {
-                if asked.count < config.servers { asked = Array(repeating: ([], false), count: config.servers) }
+                if asked.count < config.servers { asked = Array(repeating: (ShareIDs(), false), count: config.servers) }
                 asked[j] = (unseen, more)
                 send(.transferGet(unseen), to: j, purpose: .get(roundID: r, server: j), out)
                 return
@@ -105,9 +105,9 @@ extension DeviceNode {
     /// round something else starts asks for it again (`passedOver`). A list cut at
     /// `chunkBatchLimit` runs one more round only after an answer, never after a failed get:
     /// no round repeats without progress.
-    func getDone(round r: Int, server j: Int, _ outcome: RequestOutcome, _ out: some EffectSink) {
+    func getDone(round r: Int, server j: Int, _ outcome: consuming RequestOutcome, _ out: some EffectSink) {
         guard round?.id == r else { return }
-        if case .reply(.shares(let ss)) = outcome {
+        if case .reply(.shares(let ss)) = consume outcome {
             if j < asked.count && !asked[j].ids.isEmpty {
                 for id in asked[j].ids { seenShareIDs[j].insert(id) }
                 if ss.count < asked[j].ids.count {
@@ -115,7 +115,7 @@ extension DeviceNode {
                     for id in asked[j].ids where !ss.contains(where: { $0.shareID == id }) { passedOver[j].append(id) }
                 }
                 if asked[j].more { roundAgain = true }
-                asked[j] = ([], false)
+                asked[j] = (ShareIDs(), false)
             } else {
                 for s in ss { seenShareIDs[j].insert(s.shareID) }
             }
@@ -160,7 +160,9 @@ extension DeviceNode {
     func rebuildReady(_ out: some EffectSink) -> ([GrouperMessage], SharingWork, Int) {
         let asBuiltJoin = config.variant == .asBuilt && config.asBuilt.joinAllCollectedShares
         var messages: [GrouperMessage] = [], work = SharingWork(), bytes = 0, tally = TypeTally()
-        let candidates = readyCandidates(asBuiltJoin)
+        swap(&messages, &roundHandled)   // the last round's buffer, emptied when that round ended
+        messages.removeAll(keepingCapacity: true)
+        var candidates = readyCandidates(asBuiltJoin)
         messages.reserveCapacity(candidates.count)
         for number in candidates {
             guard let i = partial.index(of: number) else { continue }
@@ -181,6 +183,10 @@ extension DeviceNode {
             messages.append(r.message)
         }
         tally.report(.messagesRebuilt, out)
+        if touched.isEmpty && touched.capacity < candidates.capacity {   // it takes the next round's touched ids
+            candidates.removeAll(keepingCapacity: true)
+            swap(&candidates, &touched)
+        }
         return (messages, work, bytes)
     }
 
@@ -190,23 +196,43 @@ extension DeviceNode {
     /// them since); as-built, which forgets every message below k each round, and the plain
     /// `ReceivePipeline` look at all.
     func readyCandidates(_ asBuiltJoin: Bool) -> [Int32] {
-        defer { touched.removeAll(keepingCapacity: true) }
-        var numbers: [Int32]
+        var numbers: [Int32] = []
         if asBuiltJoin || !stores.pipeline.onlyTouchedCandidates {
             numbers = partial.numbers
+            touched.removeAll(keepingCapacity: true)
         } else {
-            // Each number comes once per server that gave a share: drop repeats.
-            numbers = []
-            numbers.reserveCapacity(touched.count)
-            if touched.count <= 32 {
-                for n in touched where !numbers.contains(n) { numbers.append(n) }
-            } else {
-                for n in touched.sorted() where numbers.last != n { numbers.append(n) }
-            }
+            // Each number comes once per server that gave a share: drop repeats, in the
+            // touched ids' own buffer (taken, so `touched` is empty for the next round).
+            swap(&numbers, &touched)
+            Self.dropRepeats(&numbers)
         }
         guard numbers.count > 1 else { return numbers }
-        // Message id order (distinct ids have distinct numbers, so no ties).
-        return StringOrder.sortedIndices(numbers.map { partial.values[partial.index(of: $0)!].messageID }).map { numbers[$0] }
+        // Message id order (distinct ids have distinct numbers, so no ties), written back in place.
+        let sorted = StringOrder.sortedIndices(numbers.map { partial.values[partial.index(of: $0)!].messageID }).map { numbers[$0] }
+        for i in sorted.indices { numbers[i] = sorted[i] }
+        return numbers
+    }
+
+    /// Drops repeated numbers in place, keeping each one's first occurrence in order; more than
+    /// 32 numbers are sorted first (then a repeat follows its first). No allocation.
+    static func dropRepeats(_ numbers: inout [Int32]) {
+        let sortedFirst = numbers.count > 32
+        if sortedFirst { numbers.sort() }
+        var kept = 0
+        for i in numbers.indices {
+            let n = numbers[i]
+            var seen = false
+            if sortedFirst {
+                seen = kept > 0 && numbers[kept - 1] == n
+            } else {
+                for k in 0..<kept where numbers[k] == n { seen = true; break }
+            }
+            if !seen {
+                if kept != i { numbers[kept] = n }
+                kept += 1
+            }
+        }
+        if kept < numbers.count { numbers.removeLast(numbers.count - kept) }
     }
 
     /// A join that failed or did not decode (only possible with as-built's mixed polynomials).
@@ -267,9 +293,9 @@ extension DeviceNode {
         out.timing(TransferTiming(direction: .download, device: index, messages: r.rebuilt,
                                           start: r.start, end: out.now, dataSync: r.syncTime,
                                           secretSharing: r.sharingTime, network: r.networkTime, succeeded: true))
-        let handled = roundHandled
-        roundHandled = []
-        if !handled.isEmpty { out.handled(handled) }
+        if !roundHandled.isEmpty { out.handled(roundHandled) }
+        // Emptied in place: the next round's rebuilt messages go into its buffer (`rebuildReady`).
+        roundHandled.removeAll(keepingCapacity: roundHandled.capacity <= Self.roundBufferSlack)
         if config.variant == .asBuilt && config.asBuilt.confirmAfterReceiveOncePerTTL && config.confirm.period != nil,
            lastConfirmAt.map({ out.now - $0 >= config.ttl }) ?? true {
             senderConfirm(out)

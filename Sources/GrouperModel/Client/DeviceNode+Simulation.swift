@@ -79,7 +79,7 @@ final class SimulatedDeviceNode: SimComponent {
 
     /// The device's sink is built here, once per event, where the device and the world are
     /// this component's own fields.
-    func handle(_ event: GrouperEvent, in sim: Simulation<GrouperEvent>) {
+    func handle(_ event: consuming GrouperEvent, in sim: Simulation<GrouperEvent>) {
         device.handle(event, device.performing(SimulatedDevice(sim: sim, world: world, device: device.index)))
     }
 }

@@ -96,11 +96,12 @@ final class DeviceNode {
 
     // Receiver.
     var round: ReceiveRound?
-    /// The messages the current round handled, from its processing until it ends.
+    /// The messages the current round handled, from its processing until it ends (then emptied,
+    /// keeping its buffer for the next round's rebuilt messages).
     var roundHandled: [GrouperMessage] = []
     var roundAgain = false
     /// Per server, the share ids the current round asked for and whether its list had more.
-    var asked: [(ids: [Int], more: Bool)] = []
+    var asked: [(ids: ShareIDs, more: Bool)] = []
     /// Per server, ids it listed and was asked for but did not serve (withheld, or deleted since
     /// the list): passed over by the rounds that continue a cut list, asked again by the next
     /// round something else starts (a timer, a push, a reconnect), so a withholding window
@@ -147,21 +148,23 @@ final class DeviceNode {
 
     /// Everything the device does starts here: `ctx` is where it runs (the simulator's
     /// `SimulatedDevice`, or a scripted context in tests).
-    func handle(_ event: GrouperEvent, _ ctx: some DeviceContext) { handle(event, performing(ctx)) }
+    func handle(_ event: consuming GrouperEvent, _ ctx: some DeviceContext) { handle(event, performing(ctx)) }
 
     /// An event with the sink its effects go to, built once by the caller (the kernel
     /// component builds it where the device and the context are its own fields). Inlined
     /// into the component, which measured fewer instructions per event (docs/performance.md).
+    /// The event is consumed: a reply's payload moves on to the core that takes it, uncopied.
     @inline(__always)
-    func handle<C: DeviceContext>(_ event: GrouperEvent, _ out: Performing<C>) {
-        switch event {
+    func handle<C: DeviceContext>(_ event: consuming GrouperEvent, _ out: Performing<C>) {
+        switch consume event {
         case .response(let id, let outcome): complete(id, outcome, out)
         case .timeout(let id): complete(id, .timedOut, out)
         case .push:
             if online && isMember && config.receive.onPush { requestReceive(out) }
         case .timer(let t): timer(t, out)
         case .command(let c): command(c, out)
-        case .uploadReady, .roundProcessed: cpuDone(event, out)
+        case .uploadReady(let id): cpuDone(.uploadReady(jobID: id), out)
+        case .roundProcessed(let id): cpuDone(.roundProcessed(roundID: id), out)
         case .request, .sweep, .serverCommand: break
         }
     }
@@ -239,7 +242,7 @@ final class DeviceNode {
         out.request(request(call, to: server, purpose: purpose))
     }
 
-    func complete<C: DeviceContext>(_ id: Int, _ outcome: RequestOutcome, _ out: Performing<C>) {
+    func complete<C: DeviceContext>(_ id: Int, _ outcome: consuming RequestOutcome, _ out: Performing<C>) {
         guard let purpose = pending.remove(id) else { return }  // late or duplicate
         reply(to: purpose, outcome, out)
     }
@@ -248,7 +251,7 @@ final class DeviceNode {
 
     /// The outcome of a request the sender or the receiver asked for (`ClientEffect.request`).
     @inline(__always)
-    func reply(to purpose: RequestPurpose, _ outcome: RequestOutcome, _ out: some EffectSink) {
+    func reply(to purpose: RequestPurpose, _ outcome: consuming RequestOutcome, _ out: some EffectSink) {
         switch purpose {
         case .put(let job, let server, let count): putDone(job: job, server: server, count: count, outcome, out)
         case .list(let r, let server): listDone(round: r, server: server, outcome, out)

@@ -33,21 +33,21 @@ struct SeenShareIDs: Sendable {
 
     /// The ids of `listed` (ascending) not downloaded yet, in order; forgets seen ids below
     /// `listed.first` (all of them when the list is empty).
-    mutating func unseen(in listed: ShareIDList, compact: Bool = false) -> [Int] {
+    mutating func unseen(in listed: ShareIDList, compact: Bool = false) -> ShareIDs {
         let exact = compact && listed.generation != nil  // the server's whole list for this user
         guard let first = listed.first else {
             runs.removeAll(keepingCapacity: true)
             head = 0
             count = 0
             checked = exact ? listed.generation : nil
-            return []
+            return ShareIDs()
         }
         dropFront(below: first)
         if exact, let c = checked, catchUp(from: c, to: listed) {
-            guard let last = runs.last, count > 0 else { return Array(listed) }
-            if listed.upperBound(last.hi) == count { return listed.ids(after: last.hi) }
+            guard let last = runs.last, count > 0 else { return ShareIDs(listed) }
+            if let tail = listed.ids(after: last.hi, ifVisibleThrough: count) { return tail }
         }
-        var out: [Int] = [], kept = SeenShareIDs()
+        var out = ShareIDs(), kept = SeenShareIDs()
         var r = head
         for id in listed {
             while r < runs.count && runs[r].hi < id { r += 1 }

@@ -65,29 +65,52 @@ public struct CounterKey: Hashable, Comparable, Sendable {
 }
 
 /// Counters per (kind, device, type, window). Lookups use a dictionary; every listing is sorted.
+///
+/// A device mostly bumps one cell again and again (its rebuilt updates, round after round), so
+/// each device's last cell and what it gained since are kept aside (`recent`) and go into the
+/// dictionary only when that device bumps another cell: a repeat hashes nothing. Every read
+/// (`total`, `rows`) includes them, so the counts read are the dictionary's alone would be
+/// (`ProtocolCountersTests`).
 public struct ProtocolCounters: Sendable {
     public let ttl: SimDuration
     var table: [CounterKey: Int] = [:]
+    /// Per device index: its last bumped cell and the amount not yet in `table`.
+    private var recent: [(key: CounterKey, amount: Int)?] = []
+    /// Devices with a cell aside, at most (larger indices go straight to `table`).
+    static let recentDevices = 1 << 12
 
     public init(ttl: SimDuration) { self.ttl = ttl }
 
     public mutating func add(_ kind: CounterKind, device: Int, type: MessageType, at time: SimTime, _ amount: Int = 1) {
         guard amount != 0 else { return }
         let w = Int(time.nanoseconds / max(ttl.nanoseconds, 1))
-        table[CounterKey(kind: kind, device: device, type: type, window: w), default: 0] += amount
+        let key = CounterKey(kind: kind, device: device, type: type, window: w)
+        guard device >= 0 && device < Self.recentDevices else { table[key, default: 0] += amount; return }
+        if device >= recent.count { recent.append(contentsOf: repeatElement(nil, count: device + 1 - recent.count)) }
+        if let r = recent[device] {
+            if r.key == key { recent[device]!.amount += amount; return }
+            table[r.key, default: 0] += r.amount
+        }
+        recent[device] = (key, amount)
     }
 
     /// Sum over every cell matching the given filters (nil = any).
     public func total(_ kind: CounterKind, device: Int? = nil, type: MessageType? = nil, window: Int? = nil) -> Int {
+        func matches(_ k: CounterKey) -> Bool {
+            k.kind == kind && (device == nil || k.device == device) && (type == nil || k.type == type)
+                && (window == nil || k.window == window)
+        }
         var sum = 0
-        for (k, v) in table where k.kind == kind && (device == nil || k.device == device)
-            && (type == nil || k.type == type) && (window == nil || k.window == window) { sum += v }
+        for (k, v) in table where matches(k) { sum += v }
+        for case let r? in recent where matches(r.key) { sum += r.amount }
         return sum
     }
 
-    /// Every non-zero cell, sorted by key.
+    /// Every cell, sorted by key.
     public var rows: [(key: CounterKey, value: Int)] {
-        table.keys.sorted().map { ($0, table[$0]!) }
+        var all = table
+        for case let r? in recent { all[r.key, default: 0] += r.amount }
+        return all.keys.sorted().map { ($0, all[$0]!) }
     }
 }
 

@@ -52,7 +52,7 @@ public enum ServerCall: Equatable, Sendable {
     /// Access key: ids of the shares visible to the caller.
     case transferList
     /// Access key: contents of the given share ids (unknown ids are skipped).
-    case transferGet([Int])
+    case transferGet(ShareIDs)
     /// Access key: the message ids among these that the server does not hold (for everyone,
     /// or, naming `for` a member, for everyone or for that member: docs/protocol.md).
     case transferConfirm([String], for: String? = nil)

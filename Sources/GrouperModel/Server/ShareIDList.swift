@@ -106,15 +106,28 @@ public struct ShareIDList: RandomAccessCollection, Equatable, Sendable, Expressi
         return lo
     }
 
-    /// The ids greater than `id`, as an array (one block copy when nothing is excluded there).
-    func ids(after id: Int) -> [Int] {
-        let start = Self.upperBound(id, in: storage, range)
-        let e = Self.upperBound(id, in: excluded, excludedRange)
-        if e == excludedRange.upperBound { return Array(storage[start..<range.upperBound]) }
-        var out: [Int] = []
-        out.reserveCapacity(range.upperBound - start)
-        var it = Iterator(list: self, p: start, e: e)
-        while let next = it.next() { out.append(next) }
+    /// The ids greater than `id` (a request's ids: no allocation while they are consecutive).
+    func ids(after id: Int) -> ShareIDs {
+        ids(from: Self.upperBound(id, in: storage, range), Self.upperBound(id, in: excluded, excludedRange))
+    }
+
+    /// The ids greater than `id` if exactly `n` visible ids are ≤ `id` (`upperBound(id) == n`),
+    /// else nil: one pair of searches for both.
+    func ids(after id: Int, ifVisibleThrough n: Int) -> ShareIDs? {
+        let p = Self.upperBound(id, in: storage, range), e = Self.upperBound(id, in: excluded, excludedRange)
+        guard p - range.lowerBound - (e - excludedRange.lowerBound) == n else { return nil }
+        return ids(from: p, e)
+    }
+
+    /// The visible ids from storage position `p` on, `e` the first excluded position not before
+    /// it. Reads the arrays in place (an `Iterator` copied the list: three retains).
+    private func ids(from p: Int, _ e: Int) -> ShareIDs {
+        var out = ShareIDs(), e = e
+        for q in p..<range.upperBound {
+            let id = storage[q]
+            if e < excludedRange.upperBound && excluded[e] == id { e += 1; continue }
+            out.append(id)
+        }
         return out
     }
 

@@ -56,7 +56,7 @@ extension UntrustedServer {
     /// The visible shares among `ids`, in the order asked (unknown or invisible ids skipped).
     /// The reply holds each share's download built at its put; one share needs no allocation
     /// (`ShareDownloads`), more are allocated once.
-    func get(_ ids: [Int], group g: Int, user u: Int) -> ShareDownloads {
+    func get(_ ids: ShareIDs, group g: Int, user u: Int) -> ShareDownloads {
         var out = ShareDownloads()
         for id in ids {
             guard let i = position(ofShare: id) else { continue }

@@ -158,12 +158,12 @@ import SimKernel
             Issue.record("list failed"); return
         }
         #expect(ids.count == 1)
-        guard case .success(.shares(let got)) = node.respond(request(reader, .transferGet(Array(ids))), now: .zero) else {
+        guard case .success(.shares(let got)) = node.respond(request(reader, .transferGet(ShareIDs(ids))), now: .zero) else {
             Issue.record("get failed"); return
         }
         #expect(got.map(\.share) == [[1, 10, 11]])
         node.setMisbehaviour(0, nil)
-        guard case .success(.shares(let honest)) = node.respond(request(reader, .transferGet(Array(ids))), now: .zero) else {
+        guard case .success(.shares(let honest)) = node.respond(request(reader, .transferGet(ShareIDs(ids))), now: .zero) else {
             Issue.record("get failed"); return
         }
         #expect(honest.map(\.share) == [[1, 20, 21]])

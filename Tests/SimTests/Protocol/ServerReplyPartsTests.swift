@@ -2,7 +2,7 @@ import Testing
 @testable import GrouperModel
 import SimKernel
 
-/// `ShareDownloads` and `PushMemo` against the plain structures they stand for.
+/// `ShareDownloads`, `ShareIDs` and `PushMemo` against the plain structures they stand for.
 @Suite struct ServerReplyPartsTests {
     func download(_ i: Int) -> ShareDownload {
         ShareDownload(shareID: i, messageID: "m\(i % 3)", sender: "s\(i % 2)", share: [UInt8(i & 255)],
@@ -33,6 +33,46 @@ import SimKernel
         let literal: ShareDownloads = [download(1), download(2)]
         #expect(literal.map(\.shareID) == [1, 2])
         #expect(ShareDownloads().isEmpty && ShareDownloads() == [])
+    }
+
+    /// Built by `append`, from a sequence, as a run or cut by `keepFirst`, a get's ids are the
+    /// array's: elements, order, count and equality, for runs, broken runs, repeats, descending
+    /// ids and ids at the ends of `Int`.
+    @Test func shareIDsBehaveAsTheArray() {
+        var rng = Xoshiro256StarStar(seed: 32)
+        var cases: [[Int]] = [[], [7], [1, 2, 3], [1, 2, 4], [3, 2, 1], [5, 5, 6], [1, 2, 3, 9, 10, 11],
+                              [Int.max - 1, Int.max], [Int.max, Int.min], [Int.min, Int.min + 1], [-1, 0, 1]]
+        for _ in 0..<300 {
+            var ids: [Int] = []
+            var next = Int(rng.next() % 50)
+            for _ in 0..<rng.int(in: 0...8) {
+                ids.append(next)
+                next += rng.chance(0.7) ? 1 : Int(rng.next() % 5) - 2   // mostly consecutive
+            }
+            cases.append(ids)
+        }
+        for plain in cases {
+            var built = ShareIDs()
+            for id in plain { built.append(id) }
+            #expect(Array(built) == plain && built.count == plain.count)
+            #expect(built.indices.map { built[$0] } == plain)
+            #expect(built == ShareIDs(plain) && ShareIDs(plain).elementsEqual(plain))
+            for n in 0...plain.count {
+                var cut = built
+                cut.keepFirst(n)
+                #expect(Array(cut) == Array(plain.prefix(n)))
+                cut.append(1_000)
+                #expect(Array(cut) == Array(plain.prefix(n)) + [1_000], "appending after a cut")
+            }
+            if let last = plain.last {
+                var other = plain
+                other[other.count - 1] = last &+ 1
+                #expect(ShareIDs(plain) != ShareIDs(other), "a changed last id makes them differ")
+                #expect(ShareIDs(plain) != ShareIDs(plain.dropLast()), "so does a shorter list")
+            }
+        }
+        #expect(Array(ShareIDs(run: 4...7)) == [4, 5, 6, 7] && ShareIDs(run: 4...7) == [4, 5, 6, 7])
+        #expect(ShareIDs() == [] && ShareIDs().isEmpty)
     }
 
     /// Whatever order notifications come in, and however their lists change, the memo's

@@ -30,7 +30,7 @@ import SimKernel
         /// The share bytes `node` can fetch for message `id`.
         mutating func fetchable(_ node: String, _ id: String) -> [[UInt8]] {
             guard case .success(.shareIDs(let ids)) = call(keys[node]!, .transferList),
-                  case .success(.shares(let got)) = call(keys[node]!, .transferGet(Array(ids))) else { return [] }
+                  case .success(.shares(let got)) = call(keys[node]!, .transferGet(ShareIDs(ids))) else { return [] }
             return got.filter { $0.messageID == id }.map(\.share)
         }
     }

@@ -28,6 +28,25 @@ import SimKernel
         #expect(StringOrder.prefixKey("AB") == 0x4142 << 48)
     }
 
+    /// A round's touched message numbers without repeats, in their own buffer, equal the
+    /// plain filtered copy: first occurrences in order up to 32 numbers, sorted beyond.
+    @Test func touchedNumbersWithoutRepeatsEqualThePlainCopy() {
+        var rng = Xoshiro256StarStar(seed: 1663)
+        for _ in 0..<3000 {
+            let distinct = Int32(1 + rng.next() % 40)
+            let touched = (0..<Int(rng.next() % 80)).map { _ in Int32(rng.next() % UInt64(distinct)) }
+            var reference: [Int32] = []
+            if touched.count <= 32 {
+                for n in touched where !reference.contains(n) { reference.append(n) }
+            } else {
+                for n in touched.sorted() where reference.last != n { reference.append(n) }
+            }
+            var inPlace = touched
+            DeviceNode.dropRepeats(&inPlace)
+            #expect(inPlace == reference, "\(touched)")
+        }
+    }
+
     @Test func pendingRequestsWithHolesBehaveLikeADictionary() {
         var rng = Xoshiro256StarStar(seed: 1662)
         var pending = PendingRequests(), reference: [Int: String] = [:], nextID = 0
