@@ -6,8 +6,11 @@
 /// with linear probing over `slots` (number + 1, 0 empty), at most half full.
 ///
 /// Numbers depend only on the order of first sight, never on the hash, so they are the
-/// dictionary's; nothing iterates the table. `StringNumberingTests` checks it against a
-/// dictionary. Speed only, single-threaded.
+/// dictionary's; nothing iterates the table. Bytes decide equality only among ASCII strings
+/// (`String` equality is canonical equivalence: "e\u{301}" == "é", "\u{212A}" == "K"), so from
+/// the first non-ASCII string on, a plain dictionary (`plain`) answers instead; a non-ASCII
+/// string asked before that is compared with every string. `StringNumberingTests` checks it
+/// against a dictionary. Speed only, single-threaded.
 struct StringNumbering {
     /// The string of each number.
     private(set) var strings: [String] = []
@@ -15,24 +18,37 @@ struct StringNumbering {
     private var hashes: [UInt64] = []
     /// Number + 1 of the string probed to each slot (0: empty); a power of two long.
     private var slots = [Int32](repeating: 0, count: 16)
+    /// Every string's number, by `String` equality, once a non-ASCII string was numbered.
+    private var plain: [String: Int32]?
 
     var count: Int { strings.count }
 
     /// The number of `s` if it has one (assigns none).
     func number(ifKnown s: String) -> Int32? {
-        find(s, Self.hash(s)).number
+        if let plain { return plain[s] }
+        guard let h = Self.asciiHash(s) else { return strings.firstIndex(of: s).map { Int32($0) } }
+        return find(s, h).number
     }
 
     /// The number of `s`, the next one (`count`) on first sight.
     mutating func number(of s: String) -> Int32 {
-        let h = Self.hash(s)
-        let (known, slot) = find(s, h)
-        if let known { return known }
+        if plain == nil {
+            if let h = Self.asciiHash(s) {
+                let (known, slot) = find(s, h)
+                if let known { return known }
+                let n = Int32(strings.count)
+                strings.append(s)
+                hashes.append(h)
+                slots[slot] = n + 1
+                if strings.count * 2 > slots.count { grow() }
+                return n
+            }
+            plain = Dictionary(uniqueKeysWithValues: strings.enumerated().map { ($1, Int32($0)) })
+        }
+        if let known = plain![s] { return known }
         let n = Int32(strings.count)
         strings.append(s)
-        hashes.append(h)
-        slots[slot] = n + 1
-        if strings.count * 2 > slots.count { grow() }
+        plain![s] = n
         return n
     }
 
@@ -63,6 +79,20 @@ struct StringNumbering {
     /// Bytes of storage (for `RetainedState`): the strings' values and heap storage, hashes, slots.
     var retainedBytes: Int {
         strings.capacity * MemoryLayout<String>.stride + strings.count * 48 + hashes.capacity * 8 + slots.count * 4
+            + (plain?.capacity ?? 0) * (MemoryLayout<String>.stride + 4)
+    }
+
+    /// `hash(s)` if `s` is ASCII, else nil.
+    static func asciiHash(_ s: String) -> UInt64? {
+        if let h = s.utf8.withContiguousStorageIfAvailable({ asciiHash(UnsafeRawBufferPointer($0)) }) { return h }
+        return Array(s.utf8).withUnsafeBytes { asciiHash($0) }
+    }
+
+    static func asciiHash(_ bytes: UnsafeRawBufferPointer) -> UInt64? {
+        var high: UInt64 = 0, i = 0
+        while i + 8 <= bytes.count { high |= bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self); i += 8 }
+        while i < bytes.count { high |= UInt64(bytes[i]); i += 1 }
+        return high & 0x8080_8080_8080_8080 == 0 ? hash(bytes) : nil
     }
 
     /// A hash of the UTF-8 bytes of `s`: each eight-byte word (the last zero-padded) xored
