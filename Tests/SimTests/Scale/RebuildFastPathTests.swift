@@ -34,6 +34,21 @@ import SimKernel
         }
     }
 
+    /// Ranks through the distinct names equal ranks from sorting every name: few distinct
+    /// names (a batch's senders) or many, ties, prefixes shared past eight bytes, non-ASCII.
+    @Test func denseRanksEqualRanksFromSortingEveryName() {
+        var rng = Xoshiro256StarStar(seed: 1663)
+        let pool = ["device-1", "device-10", "device-2", "b", "a", "", "é", "e\u{301}", "long-name-sharing-a-prefix-1",
+                    "long-name-sharing-a-prefix-0"]
+        for round in 0..<2000 {
+            let few = round % 2 == 0
+            let names = (0..<Int(rng.next() % 60)).map { _ in
+                few ? pool[Int(rng.next() % UInt64(pool.count))] : "n\(rng.next() % 200)"
+            }
+            #expect(DeviceNode.denseRanks(names) == DeviceNode.denseRanksBySortingAll(names), "\(names)")
+        }
+    }
+
     @Test func decodedCacheReturnsWhatDecodingReturns() {
         let cache = DecodedMessageCache()
         let a = Self.message(.update, sender: "s", sequence: 1, sendTime: 5, id: "m1")
