@@ -29,10 +29,10 @@ public struct DeliveryState: Sendable {
     // Per sender, by a local sender number (order of first sight): arrays, not string-keyed
     // maps, so the in-order path hashes no node id when the caller passes the sender's
     // run-wide slot (`senderSlot`); with only the string, one lookup finds the number.
-    private var senderNames: [String] = []
-    private var numberOfSender: [String: Int] = [:]
+    private var senders = StringNumbering()
+    private var senderNames: [String] { senders.strings }
     /// Run-wide sender slot → local number + 1 (0: not seen with a slot yet). A cache of
-    /// `numberOfSender`: a slot always names the same sender (`HeldIndex` only appends).
+    /// `senders`: a slot always names the same sender (`HeldIndex` only appends).
     private var numberOfSlot: [Int] = []
     private var contiguousBy: [Int] = []
     /// Sequences received above the contiguous prefix, as runs (nil: none).
@@ -74,11 +74,11 @@ public struct DeliveryState: Sendable {
     }
 
     /// Highest contiguous normal sequence received from `sender` (0 if none).
-    public func highestContiguous(from sender: String) -> Int { numberOfSender[sender].map { contiguousBy[$0] } ?? 0 }
+    public func highestContiguous(from sender: String) -> Int { senders.number(ifKnown: sender).map(Int.init).map { contiguousBy[$0] } ?? 0 }
 
     /// Whether the normal message (`sender`, `sequence`) was received (in the contiguous prefix or above it).
     public func hasReceived(from sender: String, sequence: Int) -> Bool {
-        guard let n = numberOfSender[sender] else { return false }
+        guard let n = senders.number(ifKnown: sender).map(Int.init) else { return false }
         return sequence <= contiguousBy[n] || aboveBy[n]?.contains(sequence) == true
     }
 
@@ -86,12 +86,8 @@ public struct DeliveryState: Sendable {
     private mutating func number(_ sender: String, slot: Int? = nil) -> Int {
         if let slot, slot < numberOfSlot.count, numberOfSlot[slot] > 0 { return numberOfSlot[slot] - 1 }
         let n: Int
-        if let known = numberOfSender[sender] {
-            n = known
-        } else {
-            n = senderNames.count
-            senderNames.append(sender)
-            numberOfSender[sender] = n
+        n = Int(senders.number(of: sender))
+        if n == contiguousBy.count {
             contiguousBy.append(0)
             aboveBy.append(nil)
             lastAskBy.append(nil)
@@ -174,14 +170,14 @@ public struct DeliveryState: Sendable {
     }
 
     func hasNormal(_ sender: String, _ seq: Int) -> Bool {
-        guard let n = numberOfSender[sender] else { return false }
+        guard let n = senders.number(ifKnown: sender).map(Int.init) else { return false }
         return seq <= contiguousBy[n] || (aboveBy[n]?.contains(seq) ?? false)
     }
 
     /// The local number of each of `names` (−1: never seen), for `hasNormal(number:_:)`: a
     /// caller asking about many (sender, sequence) pairs of a few senders hashes each sender
     /// once instead of once per pair (the end-of-run delivery checker).
-    func senderNumbers(_ names: [String]) -> [Int] { names.map { numberOfSender[$0] ?? -1 } }
+    func senderNumbers(_ names: [String]) -> [Int] { names.map { senders.number(ifKnown: $0).map(Int.init) ?? -1 } }
 
     /// `hasNormal(sender, seq)` for the sender's local number `n` from `senderNumbers` (−1: false).
     /// `CheckerLookupTests` compares the two on random histories.

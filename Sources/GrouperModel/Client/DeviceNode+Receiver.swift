@@ -268,8 +268,20 @@ extension DeviceNode {
         return keys.map(\.3)
     }
 
-    /// For each string its rank among the distinct strings of `names` in string order.
+    /// For each string its rank among the distinct strings of `names` in string order. A
+    /// batch names few senders many times: the distinct names (`StringNumbering`) are sorted,
+    /// not every name.
     static func denseRanks(_ names: [String]) -> [Int64] {
+        var distinct = StringNumbering()
+        let which = names.map { Int(distinct.number(of: $0)) }
+        let order = StringOrder.sortedIndices(distinct.strings)
+        var rankOf = [Int64](repeating: 0, count: order.count)
+        for (r, d) in order.enumerated() { rankOf[d] = Int64(r) }
+        return which.map { rankOf[$0] }
+    }
+
+    /// `denseRanks` by sorting every name (the plain form `RebuildFastPathTests` compares with).
+    static func denseRanksBySortingAll(_ names: [String]) -> [Int64] {
         let byName = StringOrder.sortedIndices(names)
         var rank = [Int64](repeating: 0, count: names.count), r: Int64 = -1
         for (n, i) in byName.enumerated() {

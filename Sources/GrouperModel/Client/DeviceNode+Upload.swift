@@ -16,7 +16,7 @@ extension DeviceNode {
         var jsonBytes = 0, work = SharingWork()
         var kept: [OutboxItem] = []
         for item in items {
-            let bytes = item.message.encoded()
+            let bytes = stores.pipeline.encoded(item.message, knownNumber: stores.registry.knownNumber(item.message.messageID))
             record.noteSent(bytes)
             jsonBytes += bytes.count + costedBytes(item.message)
             var g = Xoshiro256StarStar(seed: item.splitSeed)

@@ -102,17 +102,15 @@ struct HeldMessages: Sendable {
 /// Run-wide part of `HeldMessages`: a dense slot per sender, and per (sender, sequence) the
 /// first handle any device held there. Single-threaded, one per run.
 final class HeldIndex {
-    private var slotBySender: [String: Int] = [:]
+    private var slotBySender = StringNumbering()
     /// Sender of each slot.
-    private(set) var senders: [String] = []
+    var senders: [String] { slotBySender.strings }
     private var firsts: [[Int32]] = []
 
     func slot(of sender: String) -> Int {
-        if let s = slotBySender[sender] { return s }
-        slotBySender[sender] = senders.count
-        senders.append(sender)
-        firsts.append([])
-        return senders.count - 1
+        let s = Int(slotBySender.number(of: sender))
+        if s == firsts.count { firsts.append([]) }
+        return s
     }
 
     /// The first handle held under (slot, sequence), recording `handle` if there is none.
@@ -126,7 +124,7 @@ final class HeldIndex {
     func first(slot s: Int, sequence q: Int) -> Int32 { firsts[s][q - 1] }
 
     /// Bytes of the run-wide storage (for `RetainedState`).
-    var retainedBytes: Int { firsts.reduce(0) { $0 + $1.capacity * 4 } + senders.count * 48 }
+    var retainedBytes: Int { firsts.reduce(0) { $0 + $1.capacity * 4 } + slotBySender.retainedBytes }
 }
 
 extension DeviceNode {

@@ -16,6 +16,8 @@ final class DecodedMessageCache {
         var bytes: [UInt8] = []
         /// nil: the bytes did not decode.
         var message: GrouperMessage?
+        /// `bytes` are `message.encoded()` (recorded by `sent`, not only decoded from).
+        var encodedBySender = false
     }
 
     static let slotCount = 4096
@@ -44,6 +46,15 @@ final class DecodedMessageCache {
     /// recorded.
     func sent(_ m: GrouperMessage, bytes: [UInt8], number: Int32) {
         guard m.sequence >= 0 && m.sequence <= Int(Int32.max) else { return }
-        slots[Int(number) & (Self.slotCount - 1)] = Slot(number: number, bytes: bytes, message: m)
+        slots[Int(number) & (Self.slotCount - 1)] = Slot(number: number, bytes: bytes, message: m, encodedBySender: true)
+    }
+
+    /// `m.encoded()` if the slot of message id `number` holds a message equal to `m` with the
+    /// bytes a sender encoded it to (`sent`), else nil: a re-upload encodes its message again,
+    /// and `encoded()` depends only on the fields `==` compares.
+    func encoded(_ m: GrouperMessage, number: Int32) -> [UInt8]? {
+        let i = Int(number) & (Self.slotCount - 1)
+        guard slots[i].number == number, slots[i].encodedBySender, let old = slots[i].message, old == m else { return nil }
+        return slots[i].bytes
     }
 }

@@ -21,7 +21,7 @@ final class HeldMemo {
     private var entries = [Entry](repeating: Entry(), count: size)
     /// Run-wide dense numbers of object ids, in order of first use (only grows: one entry per
     /// object id of the run).
-    private var objectNumbers: [String: Int32] = [:]
+    private var objectNumbers = StringNumbering()
 
     /// `index.slot(of: m.sender)` if an entry remembers this very message box, else nil
     /// (nothing is interned or assigned here).
@@ -49,10 +49,5 @@ final class HeldMemo {
         return entries[i].object
     }
 
-    private func number(ofObject id: String) -> Int32 {
-        if let n = objectNumbers[id] { return n }
-        let n = Int32(objectNumbers.count)
-        objectNumbers[id] = n
-        return n
-    }
+    private func number(ofObject id: String) -> Int32 { objectNumbers.number(of: id) }
 }

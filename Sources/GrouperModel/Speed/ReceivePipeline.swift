@@ -32,6 +32,8 @@ protocol ReceivePipeline: AnyObject {
     func decode(_ secret: [UInt8], number n: Int32) -> GrouperMessage?
     /// A sender split `bytes`, the encoding of its message `m` of number `n` (for `decode`).
     func sent(_ m: GrouperMessage, as bytes: [UInt8], number n: Int32)
+    /// `m.encoded()`; `n` is its message id's number if it has one already.
+    func encoded(_ m: GrouperMessage, knownNumber n: Int32?) -> [UInt8]
 }
 
 /// The pipeline that computes every step on its own: the reference the memoised one is
@@ -71,6 +73,8 @@ final class PlainPipeline: ReceivePipeline {
     func decode(_ secret: [UInt8], number n: Int32) -> GrouperMessage? { try? GrouperMessage.decode(secret) }
 
     func sent(_ m: GrouperMessage, as bytes: [UInt8], number n: Int32) {}
+
+    func encoded(_ m: GrouperMessage, knownNumber n: Int32?) -> [UInt8] { m.encoded() }
 }
 
 /// The pipeline that shares work between the devices of a run through its memos
@@ -126,4 +130,10 @@ final class MemoisedPipeline: ReceivePipeline {
     func decode(_ secret: [UInt8], number n: Int32) -> GrouperMessage? { decoded.decode(secret, number: n) }
 
     func sent(_ m: GrouperMessage, as bytes: [UInt8], number n: Int32) { decoded.sent(m, bytes: bytes, number: n) }
+
+    /// The bytes `sent` recorded for an equal message (a re-upload), else a fresh encoding.
+    func encoded(_ m: GrouperMessage, knownNumber n: Int32?) -> [UInt8] {
+        if let n, let bytes = decoded.encoded(m, number: n) { return bytes }
+        return m.encoded()
+    }
 }

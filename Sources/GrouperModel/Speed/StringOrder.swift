@@ -8,21 +8,25 @@
 enum StringOrder {
     /// The first eight bytes of `s`, big-endian and zero-padded, or nil if `s` is not ASCII.
     static func prefixKey(_ s: String) -> UInt64? {
-        var s = s   // `withUTF8` reads a native string's bytes in place
-        return s.withUTF8 { bytes -> UInt64? in
-            let raw = UnsafeRawBufferPointer(bytes)
-            var high: UInt64 = 0, i = 0
-            while i + 8 <= raw.count {
-                high |= raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-                i += 8
-            }
-            while i < raw.count { high |= UInt64(raw[i]); i += 1 }
-            guard high & 0x8080_8080_8080_8080 == 0 else { return nil }
-            if raw.count >= 8 { return UInt64(bigEndian: raw.loadUnaligned(as: UInt64.self)) }
-            var key: UInt64 = 0
-            for j in 0..<raw.count { key |= UInt64(raw[j]) << UInt64(56 - 8 * j) }
-            return key
+        // Reads a native string's bytes in place, without the copy and uniqueness check of a
+        // mutable `withUTF8`.
+        if let key = s.utf8.withContiguousStorageIfAvailable({ prefixKey(UnsafeRawBufferPointer($0)) }) { return key }
+        return Array(s.utf8).withUnsafeBytes { prefixKey($0) }
+    }
+
+    /// `prefixKey` of a string's UTF-8 bytes.
+    static func prefixKey(_ raw: UnsafeRawBufferPointer) -> UInt64? {
+        var high: UInt64 = 0, i = 0
+        while i + 8 <= raw.count {
+            high |= raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            i += 8
         }
+        while i < raw.count { high |= UInt64(raw[i]); i += 1 }
+        guard high & 0x8080_8080_8080_8080 == 0 else { return nil }
+        if raw.count >= 8 { return UInt64(bigEndian: raw.loadUnaligned(as: UInt64.self)) }
+        var key: UInt64 = 0
+        for j in 0..<raw.count { key |= UInt64(raw[j]) << UInt64(56 - 8 * j) }
+        return key
     }
 
     /// The indices of `strings` sorted by `String` order (ties in index order). Each index is

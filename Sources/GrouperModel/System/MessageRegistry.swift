@@ -13,10 +13,10 @@
 /// payloads; the fields a sender repeats once per run. Reads give back the same message.
 ///
 /// Id numbers (`idNumber(_:)`) are dense from 0 in first-seen order: devices keep their
-/// rebuilt-message sets as bitsets over them. Lookups hash the id string; nothing iterates a
-/// dictionary. Single-threaded, one per run.
+/// rebuilt-message sets as bitsets over them. Lookups hash the id string (`StringNumbering`);
+/// nothing iterates a table. Single-threaded, one per run.
 final class MessageRegistry {
-    private var numberByID: [String: Int32] = [:]
+    private var ids = StringNumbering()
     /// First message handle stored under each id number (−1: none yet).
     private var firstHandle: [Int32] = []
     /// Stored messages, by handle.
@@ -31,15 +31,13 @@ final class MessageRegistry {
 
     /// The dense number of `id`, assigned on first sight.
     func idNumber(_ id: String) -> Int32 {
-        if let n = numberByID[id] { return n }
-        let n = Int32(firstHandle.count)
-        numberByID[id] = n
-        firstHandle.append(-1)
+        let n = ids.number(of: id)
+        if Int(n) == firstHandle.count { firstHandle.append(-1) }
         return n
     }
 
     /// The number of `id` if it has one (assigns none).
-    func knownNumber(_ id: String) -> Int32? { numberByID[id] }
+    func knownNumber(_ id: String) -> Int32? { ids.number(ifKnown: id) }
 
     /// The handle of a stored message equal to `m`, storing `m` if there is none.
     func intern(_ m: GrouperMessage) -> Int32 {
@@ -64,6 +62,6 @@ final class MessageRegistry {
     var retainedBytes: Int {
         messages.retainedBytes
             + (firstHandle.capacity + nextSameID.capacity) * 4
-            + numberByID.capacity * (MemoryLayout<String>.stride + 4) + numberByID.count * 48
+            + ids.retainedBytes
     }
 }

@@ -28,8 +28,63 @@ public struct GrouperExecutor: RunExecutor {
     public static var eventKinds: [String] { GrouperEvent.traceKinds }
 
     public func execute(_ run: ResolvedRun) throws -> RunOutcome {
+        if run.spec.architecture == .central { return try CentralExecutor(audits: audits).execute(run) }
+        let r = try played(run)
+        let system = r.system
+        let report = system.check()
+        if run.tracePath != nil {
+            try TraceFile.write(system.log.map(\.description).joined(separator: "\n") + "\n", run: run)
+        }
+        try r.events?.finish()
         let spec = run.spec
-        if spec.architecture == .central { return try CentralExecutor(audits: audits).execute(run) }
+        var metrics = GrouperMetrics(system: system, spec: spec, atWarmup: r.atWarmup, report: report, latency: r.latency,
+                                     propagation: r.propagation, trafficAtWarmup: r.trafficAtWarmup,
+                                     exposureAtWarmup: r.exposureAtWarmup)
+        metrics.byteSecondsAtWarmup = r.bytesAtWarmup
+        metrics.reuploadPartsAtWarmup = r.partsAtWarmup
+        let checkers = CheckerName.allCases.map { name -> CheckerVerdict in
+            let found = report.findings(of: name)
+            let vacuous = report.nothingToCheck && name.needsWrites && found.isEmpty
+            return CheckerVerdict(name: name.rawValue, kind: name.isLiveness ? .liveness : .safety,
+                                  passed: !found.contains { $0.kind != .server }, required: spec.require.contains(name),
+                                  detail: vacuous ? "nothing to check: no device wrote anything"
+                                      : found.prefix(5).map(\.message).joined(separator: "; ")
+                                      + (found.count > 5 ? "; … \(found.count - 5) more" : ""))
+        }
+        var outcome = RunOutcome(metrics: metrics.all, checkers: checkers, fingerprint: system.fingerprint, series: r.series)
+        let repeated = system.repeatedReuploads
+        outcome.audit[RunOutcome.repeatedReuploads] = Double(repeated.count)
+        outcome.auditExamples = repeated.examples
+        if audits { outcome.finalObjects = system.finalObjects }
+        return outcome
+    }
+
+    /// `execute(run).series` without what `execute` computes after the run — the checkers,
+    /// metrics and fingerprint (about 6% of an `equations` replication) — for callers that
+    /// read only the series (`ThesisEquations.simulate`). The same run, so the same rows
+    /// (`ExecutorSeriesTests`); a run that writes a trace or events file goes through `execute`.
+    public func series(_ run: ResolvedRun) throws -> [[Double]] {
+        if run.spec.architecture == .central || run.tracePath != nil || run.events != nil { return try execute(run).series }
+        return try played(run).series
+    }
+
+    /// A run played to its end, with what `execute` reads of it.
+    private struct Played {
+        let system: GrouperSystem
+        let series: [[Double]]
+        let events: EventTraceFile?
+        let latency: LatencyRecorder
+        let propagation: PropagationRecorder
+        let atWarmup: ProtocolCounters
+        let trafficAtWarmup: [DeviceTraffic]
+        let exposureAtWarmup: Double
+        let bytesAtWarmup: Double
+        let partsAtWarmup: ReuploadParts
+    }
+
+    /// Builds the run's system, plays its schedule to the end and checks it for internal failures.
+    private func played(_ run: ResolvedRun) throws -> Played {
+        let spec = run.spec
         var config = Self.config(spec, seed: run.seed)
         config.compactState = compactState
         config.plantedBug = plantedBug
@@ -61,31 +116,9 @@ public struct GrouperExecutor: RunExecutor {
         if !sampler.run(until: end, end: end, progress: run.onProgress, stop: run.shouldStop) { throw RunStopped(at: system.now) }
         if system.exceededEventLimit, let budget = run.eventBudget { throw EventBudgetExceeded(budget: budget, at: system.now) }
         try grouper.checkInternalFailures()
-        let report = system.check()
-        if run.tracePath != nil {
-            try TraceFile.write(system.log.map(\.description).joined(separator: "\n") + "\n", run: run)
-        }
-        try events?.finish()
-        var metrics = GrouperMetrics(system: system, spec: spec, atWarmup: atWarmup, report: report, latency: latency,
-                                     propagation: propagation, trafficAtWarmup: trafficAtWarmup,
-                                     exposureAtWarmup: exposureAtWarmup)
-        metrics.byteSecondsAtWarmup = bytesAtWarmup
-        metrics.reuploadPartsAtWarmup = partsAtWarmup
-        let checkers = CheckerName.allCases.map { name -> CheckerVerdict in
-            let found = report.findings(of: name)
-            let vacuous = report.nothingToCheck && name.needsWrites && found.isEmpty
-            return CheckerVerdict(name: name.rawValue, kind: name.isLiveness ? .liveness : .safety,
-                                  passed: !found.contains { $0.kind != .server }, required: spec.require.contains(name),
-                                  detail: vacuous ? "nothing to check: no device wrote anything"
-                                      : found.prefix(5).map(\.message).joined(separator: "; ")
-                                      + (found.count > 5 ? "; … \(found.count - 5) more" : ""))
-        }
-        var outcome = RunOutcome(metrics: metrics.all, checkers: checkers, fingerprint: system.fingerprint, series: sampler.rows)
-        let repeated = system.repeatedReuploads
-        outcome.audit[RunOutcome.repeatedReuploads] = Double(repeated.count)
-        outcome.auditExamples = repeated.examples
-        if audits { outcome.finalObjects = system.finalObjects }
-        return outcome
+        return Played(system: system, series: sampler.rows, events: events, latency: latency, propagation: propagation,
+                      atWarmup: atWarmup, trafficAtWarmup: trafficAtWarmup, exposureAtWarmup: exposureAtWarmup,
+                      bytesAtWarmup: bytesAtWarmup, partsAtWarmup: partsAtWarmup)
     }
 
     /// The protocol configuration of a scenario point.

@@ -12,19 +12,44 @@ public enum JSONString {
         if done == nil { appendByteByByte(s, to: &out) }
     }
 
-    /// `bytes` (UTF-8) as a quoted JSON string: escape-free runs appended whole.
+    /// `bytes` (UTF-8) as a quoted JSON string: escape-free runs appended whole, found eight
+    /// bytes at a time (`mayNeedEscape`), each run copied from the buffer in one piece.
     @usableFromInline static func appendQuoted(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        var run = 0
-        for i in bytes.indices {
-            let b = bytes[i]
-            if b >= 0x20 && b != UInt8(ascii: "\"") && b != UInt8(ascii: "\\") { continue }
-            if run < i { out.append(contentsOf: bytes[run..<i]) }
-            appendEscape(b, to: &out)
-            run = i + 1
+        if let base = bytes.baseAddress {
+            let raw = UnsafeRawPointer(base), n = bytes.count
+            var run = 0, i = 0
+            while i < n {
+                while i + 8 <= n && !mayNeedEscape(raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) { i += 8 }
+                let stop = min(i + 8, n)
+                while i < stop && !needsEscape(base[i]) { i += 1 }
+                if i == stop { continue }
+                if run < i { out.append(contentsOf: UnsafeBufferPointer(start: base + run, count: i - run)) }
+                appendEscape(base[i], to: &out)
+                i += 1
+                run = i
+            }
+            if run < n { out.append(contentsOf: UnsafeBufferPointer(start: base + run, count: n - run)) }
         }
-        if run < bytes.count { out.append(contentsOf: bytes[run...]) }
         out.append(UInt8(ascii: "\""))
+    }
+
+    /// Whether byte `b` must be escaped: a quote, a backslash or a control character.
+    @inline(__always) @usableFromInline static func needsEscape(_ b: UInt8) -> Bool {
+        b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\")
+    }
+
+    /// False only if none of the eight bytes of `w` needs an escape (true may be a false
+    /// alarm: the caller then looks at the bytes one by one). A byte below 0x20 leaves the
+    /// top bit set in `byte − 0x20` while its own top bit is clear; a quote or a backslash
+    /// becomes a zero byte after the xor, which the same test with 0x01 finds. Bytes from
+    /// 0x80 up (UTF-8 beyond ASCII) never alarm.
+    @inline(__always) @usableFromInline static func mayNeedEscape(_ w: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101, high: UInt64 = 0x8080_8080_8080_8080
+        let quote = w ^ (ones &* 0x22), backslash = w ^ (ones &* 0x5C)
+        let control = (w &- ones &* 0x20) & ~w
+        let q = (quote &- ones) & ~quote, b = (backslash &- ones) & ~backslash
+        return (control | q | b) & high != 0
     }
 
     /// The plain escaper: one byte at a time.

@@ -34,6 +34,21 @@ import SimKernel
         }
     }
 
+    /// Ranks through the distinct names equal ranks from sorting every name: few distinct
+    /// names (a batch's senders) or many, ties, prefixes shared past eight bytes, non-ASCII.
+    @Test func denseRanksEqualRanksFromSortingEveryName() {
+        var rng = Xoshiro256StarStar(seed: 1663)
+        let pool = ["device-1", "device-10", "device-2", "b", "a", "", "é", "e\u{301}", "long-name-sharing-a-prefix-1",
+                    "long-name-sharing-a-prefix-0"]
+        for round in 0..<2000 {
+            let few = round % 2 == 0
+            let names = (0..<Int(rng.next() % 60)).map { _ in
+                few ? pool[Int(rng.next() % UInt64(pool.count))] : "n\(rng.next() % 200)"
+            }
+            #expect(DeviceNode.denseRanks(names) == DeviceNode.denseRanksBySortingAll(names), "\(names)")
+        }
+    }
+
     @Test func decodedCacheReturnsWhatDecodingReturns() {
         let cache = DecodedMessageCache()
         let a = Self.message(.update, sender: "s", sequence: 1, sendTime: 5, id: "m1")
@@ -77,6 +92,46 @@ import SimKernel
             #expect(fresh.decode(bytes, number: 9) == (try? GrouperMessage.decode(bytes)), "sequence \(sequence)")
             #expect(fresh.hits == (decodes ? 1 : 0), "sequence \(sequence)")
         }
+    }
+
+    /// A re-upload's encoding from the cache is the message's own `encoded()`: for an equal
+    /// message in other storage, every other message under the same number (any one field
+    /// changed) encodes afresh, and so does a number whose slot holds only decoded bytes, a
+    /// slot taken by another number, or no number. Both pipelines give `m.encoded()`.
+    @Test func recordedEncodingIsTheMessagesEncoding() throws {
+        let pipeline = MemoisedPipeline(scheme: GF256Sharing(), registry: MessageRegistry(), heldIndex: HeldIndex())
+        let plain = PlainPipeline(scheme: GF256Sharing(), registry: MessageRegistry(), heldIndex: HeldIndex())
+        let a = Self.message(.update, sender: "s", sequence: 1, sendTime: 5, id: "m1")
+        pipeline.sent(a, as: a.encoded(), number: 3)
+        let copy = try GrouperMessage.decode(a.encoded())   // equal, other storage
+        #expect(!GrouperMessage.sameStorage(copy, a) && pipeline.decoded.encoded(copy, number: 3) == a.encoded())
+        var changed: [GrouperMessage] = []
+        for field in 0..<11 {
+            var m = a
+            switch field {
+            case 0: m.type = .delete
+            case 1: m.content += " "
+            case 2: m.sequence += 1
+            case 3: m.objectClass += "x"
+            case 4: m.objectID += "x"
+            case 5: m.receiver += "x"
+            case 6: m.sender += "x"
+            case 7: m.email += "x"
+            case 8: m.name += "x"
+            case 9: m.sendTime += 1
+            default: m.messageID += "x"
+            }
+            #expect(pipeline.decoded.encoded(m, number: 3) == nil, "field \(field)")
+            changed.append(m)
+        }
+        for m in changed + [a, copy] {
+            #expect(pipeline.encoded(m, knownNumber: 3) == m.encoded() && plain.encoded(m, knownNumber: 3) == m.encoded())
+            #expect(pipeline.encoded(m, knownNumber: nil) == m.encoded())
+        }
+        #expect(pipeline.decoded.encoded(a, number: 3 + Int32(DecodedMessageCache.slotCount)) == nil)
+        let b = Self.message(.update, sender: "s", sequence: 2, sendTime: 6, id: "m2")
+        _ = pipeline.decoded.decode(b.encoded(), number: 4)   // decoded only, never sent
+        #expect(pipeline.decoded.encoded(b, number: 4) == nil && pipeline.encoded(b, knownNumber: 4) == b.encoded())
     }
 }
 

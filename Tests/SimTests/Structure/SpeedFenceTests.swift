@@ -31,7 +31,7 @@ import Testing
 
     @Test func theMemosLiveInTheSpeedFolder() throws {
         let speed = Set(try Self.files(under: "GrouperModel/Speed").map(\.name))
-        for memo in ["RebuildMemo", "JoinMemo", "HeldMemo", "PushMemo", "DecodedMessageCache", "PartialTable", "StringOrder"] {
+        for memo in ["RebuildMemo", "JoinMemo", "HeldMemo", "PushMemo", "DecodedMessageCache", "PartialTable", "StringOrder", "StringNumbering"] {
             #expect(speed.contains(memo + ".swift"), "\(memo)")
             let elsewhere = try Self.files(under: "GrouperModel")
                 .filter { !$0.name.hasPrefix("Speed/") && $0.text.contains("final class \(memo)") }.map(\.name)
