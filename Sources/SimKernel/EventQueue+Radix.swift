@@ -14,7 +14,7 @@
 /// 100,000 keys misses the cache on most of its nine levels per pop, each miss waiting for the
 /// one before; the buckets are read and written in order, which the hardware prefetches.
 /// Sixteen values per digit, not two (one bucket per bit): in the hold model at 100,000
-/// pending a key moves about three times where it moved about six.
+/// pending a key moves about three times, where one bucket per bit moves it about six.
 ///
 /// The lowest positions are where keys move most often, a few keys at a time. So when the
 /// lowest non-empty bucket holds at most `runFrom` (32) keys, `settle` sorts them into a run
@@ -74,8 +74,8 @@
     /// empties it. Each bucket's room is the most it ever held, and with 16 buckets per nibble
     /// the sum of those peaks is many times the keys held (`bench kernel --pending 100000`
     /// peaks at 54 MB without the release, 37 MB with it). Buckets of up to 1 MiB keep theirs:
-    /// at 100,000 pending the busiest refill every few thousand events, and refilling by
-    /// doubling from empty cost 19 instructions per event when the limit was 64 KiB.
+    /// at 100,000 pending the busiest refill every few thousand events, and refilling them by
+    /// doubling from empty would cost about 19 instructions per event (a 64 KiB limit).
     @inlinable static var releaseAbove: Int { 65_536 }
 
     @usableFromInline let header: UnsafeMutablePointer<Header>

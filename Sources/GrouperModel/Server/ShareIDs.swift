@@ -4,7 +4,7 @@
 /// server's list, which is nearly always a run of consecutive ids (a server numbers its shares
 /// one after another). So the ids are kept as a leading run of consecutive ids (its first id
 /// and length) and only the ids after it in an array: asking for a run allocates nothing
-/// (an array was one allocation per get, copied into the request and freed by the receiver).
+/// (an array would be one allocation per get, copied into the request and freed by the receiver).
 /// Behaves as the array it replaces: same elements, order and equality (`ServerReplyPartsTests`).
 public struct ShareIDs: RandomAccessCollection, Equatable, Sendable, ExpressibleByArrayLiteral {
     /// The first `runCount` ids are `runStart, runStart + 1, …`.
