@@ -19,17 +19,32 @@ extension GrouperSystem {
     /// first event and after each one; stops at the first violation (kept in
     /// `invariantViolation`, with the time and event count).
     func runCheckingInvariants(until time: SimTime) {
+        _ = runCheckingInvariants(until: time, stop: { false }, every: .max)
+    }
+
+    /// `runCheckingInvariants(until:)` that also asks `stop` after every `slice` events;
+    /// false when `stop` gave the run up.
+    func runCheckingInvariants(until time: SimTime, stop: () -> Bool, every slice: UInt64) -> Bool {
+        var nextQuestion = sim.eventsProcessed.addingReportingOverflow(slice)
+        var stopped = false
         sim.run(while: { sim in
             guard self.invariantViolation == nil else { return false }
             if let p = self._checkInvariants() {
                 self.invariantViolation = "at \(sim.now) after \(sim.eventsProcessed) events: \(p)"
                 return false
             }
-            return (sim.nextEventTime() ?? .distantFuture) <= time
+            guard (sim.nextEventTime() ?? .distantFuture) <= time else { return false }
+            if !nextQuestion.overflow && sim.eventsProcessed >= nextQuestion.partialValue {
+                if stop() { stopped = true; return false }
+                nextQuestion = sim.eventsProcessed.addingReportingOverflow(slice)
+            }
+            return true
         })
+        if stopped { return false }
         if invariantViolation == nil, let p = _checkInvariants() {
             invariantViolation = "at \(sim.now) after \(sim.eventsProcessed) events: \(p)"
         }
         if invariantViolation == nil { sim.run(until: time) }  // moves the clock to `time`
+        return true
     }
 }

@@ -73,6 +73,23 @@ public final class GrouperSystem {
         if checksInvariants { runCheckingInvariants(until: time) } else { sim.run(until: time) }
     }
 
+    /// `run(until:)` that asks `stop` after every `slice` events (never between them, so it
+    /// processes the same events as `run(until:)` until `stop` says true). Returns false when
+    /// `stop` gave the run up, with the clock at the last event handled. Lets a caller with
+    /// a wall-clock deadline give up a heavy run within a bounded number of events.
+    public func run(until time: SimTime, stop: () -> Bool, every slice: UInt64) -> Bool {
+        precondition(slice > 0, "a slice of at least one event")
+        if checksInvariants { return runCheckingInvariants(until: time, stop: stop, every: slice) }
+        while true {
+            let sliceEnd = sim.eventsProcessed.addingReportingOverflow(slice)
+            // The budget ends within this slice: the plain run stops at it.
+            if sliceEnd.overflow { run(until: time); return true }
+            if let limit = eventLimit, limit <= sliceEnd.partialValue { run(until: time); return true }
+            if sim.run(until: time, maxEvents: sliceEnd.partialValue) { return true }
+            if stop() { return false }
+        }
+    }
+
     /// Each member's live objects at the end, one line per (member, object): "D<n> <object>
     /// by D<writer> at <time of the write>", devices numbered from 1, deleted objects left out
     /// (`CentralSystem.finalObjects` for comparing the two architectures, whose contents and

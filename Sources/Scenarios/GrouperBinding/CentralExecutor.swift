@@ -37,7 +37,10 @@ struct CentralExecutor {
         let propagation = PropagationRecorder(devices: spec.group.devices, reporting: spec.metrics)
         GrouperDrivers.schedule(spec, on: system, streams: RandomStreams(rootSeed: run.seed), latency: latency,
                                 propagation: propagation)
-        var sampler = GrouperSeries(spec: spec, advance: { system.run(until: $0) }, clock: { system.now },
+        var sampler = GrouperSeries(spec: spec, advance: { time, stop in
+            guard let stop else { system.run(until: time); return true }
+            return system.run(until: time, stop: stop, every: GrouperSeries.stopSlice)
+        }, clock: { system.now },
                                     sample: { CentralMetrics.series($0, of: system) })
         let warmup = SimTime.zero + spec.warmup, end = SimTime.zero + spec.duration
         system.eventLimit = run.eventBudget

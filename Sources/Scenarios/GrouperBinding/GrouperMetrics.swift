@@ -144,20 +144,27 @@ struct GrouperMetrics {
 struct GrouperSeries {
     let names: [SeriesName]
     let times: [SimTime]
-    /// Runs the system up to and including a time; the system's clock now.
-    let advance: (SimTime) -> Void
+    /// Runs the system up to and including a time, asking the function (if any) after every
+    /// `stopSlice` events whether to give up; false when it did. The system's clock now.
+    let advance: (SimTime, (() -> Bool)?) -> Bool
     let clock: () -> SimTime
     /// A series value of the system now.
     let sample: (SeriesName) -> Double
     private var next = 0
     private(set) var rows: [[Double]] = []
 
-    init(spec: ScenarioSpec, system: GrouperSystem) {
-        self.init(spec: spec, advance: { system.run(until: $0) }, clock: { system.now },
-                  sample: { Self.value($0, of: system) })
+    /// Events between two questions to `stop` inside a step: a heavy run gives up within about
+    /// this many events of its deadline (tens of milliseconds), not at the end of its step.
+    static let stopSlice: UInt64 = 1 << 16
+
+    init(spec: ScenarioSpec, system: GrouperSystem, stopSlice: UInt64 = Self.stopSlice) {
+        self.init(spec: spec, advance: { time, stop in
+            guard let stop else { system.run(until: time); return true }
+            return system.run(until: time, stop: stop, every: stopSlice)
+        }, clock: { system.now }, sample: { Self.value($0, of: system) })
     }
 
-    init(spec: ScenarioSpec, advance: @escaping (SimTime) -> Void, clock: @escaping () -> SimTime,
+    init(spec: ScenarioSpec, advance: @escaping (SimTime, (() -> Bool)?) -> Bool, clock: @escaping () -> SimTime,
          sample: @escaping (SeriesName) -> Double) {
         names = spec.series?.metrics ?? []
         times = spec.series?.times(duration: spec.duration) ?? []
@@ -167,8 +174,9 @@ struct GrouperSeries {
 
     /// Runs every event up to and including `time`, sampling at each sample time on the way.
     /// With `progress` or `stop`, runs in steps of 1% of `end`, reports the fraction done after
-    /// each and asks `stop` whether to give up (stepping, like sampling, processes exactly the
-    /// same events). Returns false when `stop` gave the run up before `time`.
+    /// each and asks `stop` whether to give up, before each step and after every `stopSlice`
+    /// events inside one (stepping, like sampling, processes exactly the same events). Returns
+    /// false when `stop` gave the run up before `time`.
     @discardableResult
     mutating func run(until time: SimTime, end: SimTime, progress: (@Sendable (Double) -> Void)?,
                       stop: (@Sendable () -> Bool)? = nil) -> Bool {
@@ -178,19 +186,21 @@ struct GrouperSeries {
         while t < time {
             if stop?() == true { return false }
             t = min(time, SimTime.zero + SimDuration(nanoseconds: (t.nanoseconds / step + 1) * step))
-            run(until: t)
+            if !run(until: t, stop: stop) { return false }
             progress?(Double(t.nanoseconds) / Double(end.nanoseconds))
         }
         return true
     }
 
-    mutating func run(until time: SimTime) {
+    /// `run(until:end:progress:stop:)` without progress; false when `stop` gave the run up.
+    @discardableResult
+    mutating func run(until time: SimTime, stop: (() -> Bool)? = nil) -> Bool {
         while next < times.count && times[next] <= time {
-            advance(times[next])
+            guard advance(times[next], stop) else { return false }
             rows.append(names.map(sample))
             next += 1
         }
-        advance(time)
+        return advance(time, stop)
     }
 
     /// A series value now (`SeriesCatalog`): counts since the start of the run, or states.

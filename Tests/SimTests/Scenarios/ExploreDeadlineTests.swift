@@ -9,7 +9,8 @@ import GrouperModel
 @testable import Explore
 @testable import GrouperSimCLI
 
-/// `explore --seconds S` ends near S: a run asks `shouldStop` every 1 % of its virtual time,
+/// `explore --seconds S` ends near S: a run asks `shouldStop` every 1 % of its virtual time
+/// and every `GrouperSeries.stopSlice` events inside a step,
 /// a case running at the deadline comes back `.stopped` and is neither counted nor judged,
 /// and the cases counted are a prefix of the search's.
 @Suite struct ExploreDeadlineTests {
@@ -47,6 +48,78 @@ import GrouperModel
         let atOnce = StopAfter(after: 0)
         central.shouldStop = { atOnce.ask() }
         #expect(throws: RunStopped.self) { _ = try GrouperExecutor().execute(central) }
+    }
+
+    /// The scenario's system with its drivers scheduled, not yet run.
+    static func system(_ run: ResolvedRun) throws -> GrouperSystem {
+        let spec = run.spec
+        let system = try GrouperRun(config: GrouperExecutor.config(spec, seed: run.seed), runIndex: 0, logging: false).system
+        GrouperDrivers.schedule(spec, on: system, streams: RandomStreams(rootSeed: run.seed),
+                                latency: LatencyRecorder(reporting: spec.metrics))
+        GrouperDrivers.play(spec.schedule, on: system)
+        return system
+    }
+
+    /// Inside one step a run asks after every slice of events, so a heavy step is given up
+    /// within a slice of the deadline; until then it handles the very events of a plain run,
+    /// with and without invariant checks, and a budget ending inside a slice still ends it.
+    @Test(arguments: [false, true])
+    func aHeavyStepIsGivenUpWithinASliceOfEvents(checkingInvariants: Bool) throws {
+        let run = try Self.run()
+        let end = SimTime.zero + run.spec.duration
+        let plain = try Self.system(run)
+        plain.checksInvariants = checkingInvariants
+        plain.run(until: end)
+        #expect(plain.eventsProcessed > 1_000)
+        // Never told: one call runs the whole step, asking after every 100 events.
+        let never = StopAfter(after: .max)
+        let asked = try Self.system(run)
+        asked.checksInvariants = checkingInvariants
+        let ranToTheEnd = asked.run(until: end, stop: { never.ask() }, every: 100)
+        #expect(ranToTheEnd)
+        #expect(asked.fingerprint == plain.fingerprint && asked.eventsProcessed == plain.eventsProcessed)
+        #expect(UInt64(never.questions) == plain.eventsProcessed / 100)
+        // Told at the third question: given up after exactly three slices; resumed, the same run.
+        let third = StopAfter(after: 2)
+        let stopped = try Self.system(run)
+        stopped.checksInvariants = checkingInvariants
+        let stoppedRan = stopped.run(until: end, stop: { third.ask() }, every: 100)
+        #expect(!stoppedRan)
+        #expect(stopped.eventsProcessed == 300 && stopped.now < end)
+        stopped.run(until: end)
+        #expect(stopped.fingerprint == plain.fingerprint)
+        #expect(stopped.invariantViolation == nil && plain.invariantViolation == nil)
+        if !checkingInvariants {
+            // A budget ending inside a slice ends the run there, as without questions.
+            let budgeted = try Self.system(run)
+            budgeted.eventLimit = 250
+            let budgetedRan = budgeted.run(until: end, stop: { false }, every: 100)
+            #expect(budgetedRan)
+            #expect(budgeted.exceededEventLimit && budgeted.eventsProcessed == 250)
+        }
+    }
+
+    /// The series sampler asks inside steps too (the executor's path), and a central run gives
+    /// up within a slice.
+    @Test func theSamplerAndTheCentralModelAskInsideASlice() throws {
+        let run = try Self.run()
+        let end = SimTime.zero + run.spec.duration
+        let system = try Self.system(run)
+        var sampler = GrouperSeries(spec: run.spec, system: system, stopSlice: 100)
+        let stop = StopAfter(after: 4)
+        // Steps of 1 % of a hundredfold end: the whole run is one step. Questions: before the
+        // step, then after every 100 events.
+        let far = SimTime.zero + SimDuration(nanoseconds: 100 * run.spec.duration.nanoseconds)
+        let sampled = sampler.run(until: end, end: far, progress: nil, stop: { stop.ask() })
+        #expect(!sampled)
+        #expect(system.eventsProcessed == 400 && stop.questions == 5)
+        let c = try CentralSystem(config: CentralExecutor.config(run.spec, seed: run.seed))
+        GrouperDrivers.schedule(run.spec, on: c, streams: RandomStreams(rootSeed: run.seed),
+                                latency: LatencyRecorder(reporting: run.spec.metrics))
+        let atOnce = StopAfter(after: 0)
+        let centralRan = c.run(until: end, stop: { atOnce.ask() }, every: 50)
+        #expect(!centralRan)
+        #expect(c.eventsProcessed == 50 && atOnce.questions == 1)
     }
 
     @Test func aCaseRunningAtTheDeadlineIsStoppedNotAFinding() {
