@@ -183,6 +183,16 @@ public struct EventQueue<Payload> {
     /// `popMin` for a queue whose storage no copy shares (see `pushUnshared`).
     @inlinable
     mutating func popMinUnshared() -> (time: SimTime, handle: EventHandle, payload: Payload)? {
+        guard let (time, handle) = popMinKeyUnshared() else { return nil }
+        return (time, handle, slots.take(Int(handle.slot)))
+    }
+
+    /// Removes the earliest live event's key, leaving its payload in its slot, still held:
+    /// `Simulation.step` reads it there (`payloadInPlace`), then frees the slot
+    /// (`releaseSlot`) and moves the payload straight into its component's handler, with no
+    /// copy on the way.
+    @inlinable
+    mutating func popMinKeyUnshared() -> (time: SimTime, handle: EventHandle)? {
         assert(isKnownUniquelyReferenced(&heap), "EventQueue: popMinUnshared on a shared queue")
         if heap.radix != nil { return popMinWithBuckets() }
         while heap.count > 0 {
@@ -193,19 +203,29 @@ public struct EventQueue<Payload> {
             let live = slots.state(slot) == seq
             _ = QuaternaryHeap.removeTop(from: heap.buffer, sink: &heap.prefetchSink)
             heap.count &-= 1
-            if live {
-                return (SimTime(nanoseconds: top.time), EventHandle(seq: seq, slot: UInt32(slot)), slots.take(slot))
-            }
+            if live { return (SimTime(nanoseconds: top.time), EventHandle(seq: seq, slot: UInt32(slot))) }
             slots.discard(slot)
             cancelledCount -= 1
         }
         return nil
     }
 
-    /// `popMinUnshared` with radix buckets: the smaller of the buckets' minimum and the heap's
-    /// top (keys pushed below the buckets' floor).
+    /// The payload of an event `popMinKeyUnshared` just returned, still in its slot.
+    @inlinable @inline(__always) func payloadInPlace(_ handle: EventHandle) -> UnsafeMutablePointer<Payload> {
+        slots.payload(Int(handle.slot))
+    }
+
+    /// Frees the slot of an event `popMinKeyUnshared` just returned. Its payload stays
+    /// initialized there and must be moved out (`payloadInPlace(_:).move()`) before the next
+    /// push, which may reuse the slot.
+    @inlinable @inline(__always) func releaseSlot(of handle: EventHandle) {
+        slots.free(Int(handle.slot))
+    }
+
+    /// `popMinKeyUnshared` with radix buckets: the smaller of the buckets' minimum and the
+    /// heap's top (keys pushed below the buckets' floor).
     @inlinable @inline(never)
-    mutating func popMinWithBuckets() -> (time: SimTime, handle: EventHandle, payload: Payload)? {
+    mutating func popMinWithBuckets() -> (time: SimTime, handle: EventHandle)? {
         while true {
             let top: EventKey
             let live: Bool
@@ -232,9 +252,7 @@ public struct EventQueue<Payload> {
                 return nil
             }
             let slot = Int(top.tag & Self.slotMask), seq = top.tag >> Self.slotBits
-            if live {
-                return (SimTime(nanoseconds: top.time), EventHandle(seq: seq, slot: UInt32(slot)), slots.take(slot))
-            }
+            if live { return (SimTime(nanoseconds: top.time), EventHandle(seq: seq, slot: UInt32(slot))) }
             slots.discard(slot)
             cancelledCount -= 1
         }

@@ -8,6 +8,9 @@
 /// simulation's lifetime and only ever appends, so each `object` stays alive while the
 /// simulation can deliver to it; `type` is the object's dynamic type, recorded by
 /// `Simulation.add` next to it, so the unchecked downcast in `deliver` is exact.
+/// `deliver(movingFrom:)` moves the event out of the slot `step()` has just freed: the move
+/// is the argument of `handle`, evaluated before the handler runs, so no push can reuse the
+/// slot before it, and `step()` pushes nothing between freeing the slot and the call.
 @usableFromInline struct ComponentEntry<Event> {
     @usableFromInline let object: Unmanaged<AnyObject>
     @usableFromInline let type: any SimComponent<Event>.Type
@@ -19,13 +22,13 @@
 
 extension SimComponent {
     /// Calls `handle` on `object`, which must be an instance of `Self` kept alive by its
-    /// simulation (see `ComponentEntry`), handing it the event. A closure cannot consume a
-    /// captured parameter, so the event is moved into an optional and taken out inside.
+    /// simulation (see `ComponentEntry`), moving the event out of `delivery` (a popped
+    /// event's slot, already freed: nothing may push before the move) into the call.
     @inlinable @inline(__always)
-    static func deliver(_ event: consuming Event, to object: Unmanaged<AnyObject>, in sim: Simulation<Event>) {
-        var owned: Event? = consume event
+    static func deliver(movingFrom delivery: UnsafeMutablePointer<Simulation<Event>.Delivery>, to object: Unmanaged<AnyObject>,
+                        in sim: Simulation<Event>) {
         object._withUnsafeGuaranteedRef {
-            unsafeDowncast($0, to: Self.self).handle(owned.take().unsafelyUnwrapped, in: sim)
+            unsafeDowncast($0, to: Self.self).handle(delivery.move().event, in: sim)
         }
     }
 }

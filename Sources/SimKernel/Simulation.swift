@@ -111,14 +111,19 @@ public final class Simulation<Event> {
     /// Delivers the earliest event. Returns false when the queue is empty.
     @inlinable @discardableResult
     public func step() -> Bool {
-        guard let (time, handle, delivery) = queue.popMinUnshared() else { return false }
+        guard let (time, handle) = queue.popMinKeyUnshared() else { return false }
         _now = time
         _eventsProcessed &+= 1
-        _eventStreamHash.mix(time: time.nanoseconds, seq: handle.seq, target: delivery.target.index)
-        if let sink = trace { traceDelivery(sink, seq: handle.seq, target: delivery.target, event: delivery.event) }
-        if let observer { observer(time, delivery.target, delivery.event) }
-        let entry = entries[Int(delivery.target.index)]
-        entry.type.deliver((consume delivery).event, to: entry.object, in: self)   // handed over
+        // The event stays in its slot while the trace and the observer read it, and moves from
+        // there into the handler: a 100-byte event is not copied on its way out of the queue.
+        let delivery = queue.payloadInPlace(handle)
+        let target = delivery.pointee.target
+        _eventStreamHash.mix(time: time.nanoseconds, seq: handle.seq, target: target.index)
+        if let sink = trace { traceDelivery(sink, seq: handle.seq, target: target, event: delivery.pointee.event) }
+        if let observer { observer(time, target, delivery.pointee.event) }
+        let entry = entries[Int(target.index)]
+        queue.releaseSlot(of: handle)   // nothing is pushed before the event moves out
+        entry.type.deliver(movingFrom: delivery, to: entry.object, in: self)   // handed over
         return true
     }
 
