@@ -36,8 +36,11 @@ struct ClientRequest {
     var call: ServerCall
     var server: Int
     var purpose: RequestPurpose
-    var key: String
+    /// The group id and the access key (`DeviceNode.credentials`).
+    var credentials: RequestCredentials
     var connected: Bool
+
+    var key: String { credentials.key }
 }
 
 /// A setup call a membership core wants made on server `server` with `key` (a master or
@@ -227,8 +230,7 @@ extension DeviceNode {
         let sentAt = ctx.useCPU(config.device.requestTime)
         let bytes = WireSize.request(r.call, scheme: config.scheme) + costedWireBytes(r.call)
         let server = r.server
-        let request = ServerRequest(requestID: id, device: index, groupID: directory.groupID,
-                                    key: r.key, call: r.call, sentAt: sentAt)
+        let request = ServerRequest(requestID: id, device: index, credentials: r.credentials, call: r.call, sentAt: sentAt)
         ctx.send(consume request, bytes: bytes, to: server)
     }
 }

@@ -48,7 +48,10 @@ final class DeviceNode {
     /// The reasons this device is offline (`Outages`): online while none holds.
     var offline = Outages<Bool>()
     /// Access key per server; nil where this device is not registered.
-    var accessKeys: [String?]
+    var accessKeys: [String?] { didSet { credentials = Self.credentials(directory.groupID, accessKeys) } }
+    /// Per server the group id and its access key ("" where none) that requests carry, built
+    /// when a key changes, so a request retains one shared box.
+    private(set) var credentials: [RequestCredentials]
     /// Master key per server (owner only).
     var masterKeys: [String?]
     var members: [String] = []
@@ -140,6 +143,7 @@ final class DeviceNode {
         self.rng = rng
         let config = directory.config
         accessKeys = Array(repeating: nil, count: config.servers)
+        credentials = Self.credentials(directory.groupID, accessKeys)
         masterKeys = Array(repeating: nil, count: config.servers)
         seenShareIDs = Array(repeating: SeenShareIDs(), count: config.servers)
         batchCap = config.batchLimit
@@ -233,7 +237,12 @@ final class DeviceNode {
     /// `complete`.
     @inline(__always)
     func request(_ call: ServerCall, to server: Int, purpose: RequestPurpose) -> ClientRequest {
-        ClientRequest(call: call, server: server, purpose: purpose, key: accessKeys[server] ?? "", connected: online)
+        ClientRequest(call: call, server: server, purpose: purpose, credentials: credentials[server], connected: online)
+    }
+
+    /// Each server's credentials for group `groupID` with `keys` (a missing key sends "").
+    static func credentials(_ groupID: String, _ keys: [String?]) -> [RequestCredentials] {
+        keys.map { RequestCredentials(groupID: groupID, key: $0 ?? "") }
     }
 
     /// Asks for a request to server `server` (an effect of `out`).

@@ -118,13 +118,45 @@ public enum ServerError: Error, Equatable, Sendable, CustomStringConvertible {
 public struct ServerRequest: Equatable, Sendable {
     public var requestID: Int
     public var device: Int
-    public var groupID: String
-    public var key: String
+    /// The group id and key, in one shared box: a device sends every request to a server with
+    /// the same two strings, so a request retains one object instead of two strings.
+    public var credentials: RequestCredentials
     public var call: ServerCall
     /// When the device sent it: the request times out at `sentAt + requestTimeout`.
     public var sentAt: SimTime
+
+    public var groupID: String {
+        get { credentials.groupID }
+        set { credentials = RequestCredentials(groupID: newValue, key: credentials.key) }
+    }
+    public var key: String {
+        get { credentials.key }
+        set { credentials = RequestCredentials(groupID: credentials.groupID, key: newValue) }
+    }
+
     public init(requestID: Int, device: Int, groupID: String, key: String, call: ServerCall, sentAt: SimTime = .zero) {
-        self.requestID = requestID; self.device = device; self.groupID = groupID; self.key = key; self.call = call
+        self.init(requestID: requestID, device: device, credentials: RequestCredentials(groupID: groupID, key: key),
+                  call: call, sentAt: sentAt)
+    }
+
+    public init(requestID: Int, device: Int, credentials: RequestCredentials, call: ServerCall, sentAt: SimTime = .zero) {
+        self.requestID = requestID; self.device = device; self.credentials = credentials; self.call = call
         self.sentAt = sentAt
+    }
+}
+
+/// A request's group id and key (immutable). Equal when both strings are equal, whichever box
+/// holds them.
+public final class RequestCredentials: Equatable, Sendable {
+    public let groupID: String
+    public let key: String
+
+    public init(groupID: String, key: String) {
+        self.groupID = groupID
+        self.key = key
+    }
+
+    public static func == (a: RequestCredentials, b: RequestCredentials) -> Bool {
+        a === b || (a.groupID == b.groupID && a.key == b.key)
     }
 }

@@ -18,9 +18,14 @@ struct GroupShareList: Sendable {
 
     /// The list as member `hidden`'s owner sees it (everything when `hidden` is nil).
     func list(hiding hidden: HiddenShareIDs? = nil) -> ShareIDList {
-        ShareIDList(ids, range: head..<ids.count, excluding: hidden?.ids ?? [],
-                    excludedRange: hidden.map { $0.head..<$0.ids.count } ?? 0..<0,
-                    generation: generation, recentRemovals: recentRemovals)
+        // A branch, so the hidden ids are retained as an array, not copied through the
+        // optional's generic value witness.
+        guard let hidden else {
+            return ShareIDList(ids, range: head..<ids.count, excluding: [], excludedRange: 0..<0,
+                               generation: generation, recentRemovals: recentRemovals)
+        }
+        return ShareIDList(ids, range: head..<ids.count, excluding: hidden.ids, excludedRange: hidden.head..<hidden.ids.count,
+                           generation: generation, recentRemovals: recentRemovals)
     }
 
     /// Appends a newly stored id (capacity kept near the live ids: `append(_:liveFrom:)`).

@@ -5,13 +5,12 @@
 /// through two string-keyed dictionaries. Both only grow (groups and users are never removed,
 /// a user's group never changes), so a resolution that found a member stays true for that
 /// exact (group id, key) pair forever. Each sending device's last such resolution is kept and
-/// reused when its next request carries equal strings (usually the very same storage, so the
+/// reused when its next request carries equal credentials (usually the very same box, so the
 /// comparison is a pointer check). Requests that resolve to no member are never memoized, so
 /// every answer is the dictionaries' answer.
 struct RequestSenderMemo: Sendable {
     struct Entry: Sendable {
-        var groupID: String
-        var key: String
+        var credentials: RequestCredentials
         var group: Int
         var user: Int
     }
@@ -19,16 +18,16 @@ struct RequestSenderMemo: Sendable {
     private var byDevice: [Entry?] = []
     static let maxDevices = 1 << 16
 
-    func lookup(device: Int, groupID: String, key: String) -> (group: Int, user: Int)? {
-        guard device >= 0 && device < byDevice.count, let e = byDevice[device],
-              e.key == key, e.groupID == groupID else { return nil }
+    func lookup(device: Int, credentials: RequestCredentials) -> (group: Int, user: Int)? {
+        guard device >= 0 && device < byDevice.count, let e = byDevice[device], e.credentials == credentials
+        else { return nil }
         return (e.group, e.user)
     }
 
-    mutating func remember(device: Int, groupID: String, key: String, group: Int, user: Int) {
+    mutating func remember(device: Int, credentials: RequestCredentials, group: Int, user: Int) {
         guard device >= 0 && device < Self.maxDevices else { return }
         if device >= byDevice.count { byDevice.append(contentsOf: repeatElement(nil, count: device + 1 - byDevice.count)) }
-        byDevice[device] = Entry(groupID: groupID, key: key, group: group, user: user)
+        byDevice[device] = Entry(credentials: credentials, group: group, user: user)
     }
 }
 
@@ -36,12 +35,12 @@ extension UntrustedServer {
     /// The group of `request.groupID` and the member whose access key is `request.key` (nil:
     /// not a member of that group), as `groupByID` and `userByKey` give them.
     mutating func resolveSender(_ request: ServerRequest) -> (group: Int, user: Int?)? {
-        if let hit = senderMemo.lookup(device: request.device, groupID: request.groupID, key: request.key) {
+        if let hit = senderMemo.lookup(device: request.device, credentials: request.credentials) {
             return (hit.group, hit.user)
         }
         guard let g = groupByID[request.groupID] else { return nil }
         let user = userByKey[request.key].flatMap { users[$0].group == g ? $0 : nil }
-        if let user { senderMemo.remember(device: request.device, groupID: request.groupID, key: request.key, group: g, user: user) }
+        if let user { senderMemo.remember(device: request.device, credentials: request.credentials, group: g, user: user) }
         return (g, user)
     }
 }
