@@ -4,13 +4,17 @@
 /// Thesis order is normal messages by (sender, sequence), then control messages by (send
 /// time, message id), ties in rebuild order. A normal message's key is `rank << 96 |
 /// sequence << 64 | index`, where `rank` orders senders as `String` order does (equal for
-/// equal senders): a plain integer sort, no comparison closure, no strings touched per
+/// equal senders; taken once the batch's senders are all numbered, since a new one moves
+/// the others' ranks): a plain integer sort, no comparison closure, no strings touched per
 /// message. Control messages (a few per round) sort by comparing their send times and ids;
 /// as-built order is the message ids' `StringOrder`. `HandlingOrderTests` compares it with
 /// the plain `DeviceNode.handlingOrder`.
 enum HandlingOrder {
-    /// The indices of `ms` in handling order; `senderRank(m)` ranks normal message `m`'s sender.
-    static func indices(_ ms: [GrouperMessage], asBuilt: Bool, senderRank: (GrouperMessage) -> UInt32) -> [Int] {
+    /// The indices of `ms` in handling order. `senderNumber(m)` numbers normal message `m`'s
+    /// sender (equal senders, equal numbers); `ranks()`, asked after every sender of `ms` is
+    /// numbered, gives each number's rank in `String` order.
+    static func indices(_ ms: [GrouperMessage], asBuilt: Bool, senderNumber: (GrouperMessage) -> UInt32,
+                        ranks: () -> [UInt32]) -> [Int] {
         if asBuilt { return StringOrder.sortedIndices(ms.map(\.messageID)) }
         var keys: [UInt128] = [], controls: [Int] = []
         keys.reserveCapacity(ms.count)
@@ -21,8 +25,10 @@ enum HandlingOrder {
             guard m.sequence >= 0 && m.sequence <= Int(UInt32.max) else {
                 return DeviceNode.handlingOrder(ms, asBuilt: false)
             }
-            keys.append(UInt128(senderRank(m)) << 96 | UInt128(UInt32(m.sequence)) << 64 | UInt128(i))
+            keys.append(UInt128(senderNumber(m)) << 96 | UInt128(UInt32(m.sequence)) << 64 | UInt128(i))
         }
+        let rank = ranks(), low = (UInt128(1) << 96) - 1
+        for j in keys.indices { keys[j] = UInt128(rank[Int(keys[j] >> 96)]) << 96 | keys[j] & low }
         keys.sort()
         var out = keys.map { Int(truncatingIfNeeded: UInt64(truncatingIfNeeded: $0)) }
         if controls.count > 1 {

@@ -31,7 +31,7 @@ final class HeldMemo {
     /// Run-wide numbers of senders, in order of first sight, and each one's rank in `String`
     /// order among them (recomputed when a sender is new: a run has few).
     private var senders = StringNumbering()
-    private var senderRanks: [UInt32] = []
+    private var ranksOfSenders: [UInt32] = []
 
     /// `index.slot(of: m.sender)` if an entry remembers this very message box, else nil
     /// (nothing is interned or assigned here).
@@ -56,17 +56,22 @@ final class HeldMemo {
         return (e.handle, e.slot)
     }
 
-    /// A rank of `m.sender` among every sender asked so far, in `String` order (equal senders,
-    /// equal ranks): what `HandlingOrder` sorts normal messages by. Nothing is interned or
-    /// assigned in `HeldIndex` here.
-    func senderRank(of m: GrouperMessage) -> UInt32 {
+    /// The run-wide number of `m.sender` among the senders asked for (`senderRanks` ranks
+    /// them). Nothing is interned or assigned in `HeldIndex` here.
+    func senderNumber(of m: GrouperMessage) -> UInt32 {
         let i = m.storageHash & (Self.size - 1)
         let same = entries[i].message.map { GrouperMessage.sameStorage($0, m) } ?? false
-        if same && entries[i].sender >= 0 { return senderRanks[Int(entries[i].sender)] }
+        if same && entries[i].sender >= 0 { return UInt32(entries[i].sender) }
         let n = senders.number(of: m.sender)
-        if Int(n) == senderRanks.count { senderRanks = HandlingOrder.ranks(senders.strings) }
         if same { entries[i].sender = n } else { entries[i] = Entry(message: m, sender: n) }
-        return senderRanks[Int(n)]
+        return UInt32(n)
+    }
+
+    /// For each sender number, its rank in `String` order among every sender numbered so far
+    /// (equal senders, equal ranks): what `HandlingOrder` sorts normal messages by.
+    func senderRanks() -> [UInt32] {
+        if ranksOfSenders.count != senders.count { ranksOfSenders = HandlingOrder.ranks(senders.strings) }
+        return ranksOfSenders
     }
 
     /// The run-wide number of `m.objectID` (`NewestVersionWinsStore.apply`): the same id

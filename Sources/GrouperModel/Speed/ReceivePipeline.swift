@@ -111,7 +111,8 @@ final class MemoisedPipeline: ReceivePipeline {
     /// By packed integer keys, senders ranked through `HeldMemo` (no sender string hashed per
     /// message and device).
     func handlingOrder(_ ms: [GrouperMessage], asBuilt: Bool) -> [Int] {
-        HandlingOrder.indices(ms, asBuilt: asBuilt) { heldMemo.senderRank(of: $0) }
+        HandlingOrder.indices(ms, asBuilt: asBuilt, senderNumber: { heldMemo.senderNumber(of: $0) },
+                              ranks: { heldMemo.senderRanks() })
     }
 
     func hold(_ m: GrouperMessage, in held: inout HeldMessages) -> Int32 {

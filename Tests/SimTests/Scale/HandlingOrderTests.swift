@@ -4,8 +4,8 @@ import SimKernel
 
 /// The memoised pipeline's handling order (`HandlingOrder`, senders ranked through
 /// `HeldMemo`) against the plain `DeviceNode.handlingOrder`: batches full of ties, the same
-/// message values seen again (memo hits) and new senders arriving between batches (ranks
-/// recomputed), sequences past what a key holds (the plain fallback).
+/// message values seen again (memo hits), new senders arriving within and between batches
+/// (ranks recomputed), sequences past what a key holds (the plain fallback).
 @Suite struct HandlingOrderTests {
     static func batch(_ rng: inout Xoshiro256StarStar, pool: [GrouperMessage], senders: [String]) -> [GrouperMessage] {
         (0..<Int(rng.next() % 40)).map { _ in
@@ -29,8 +29,9 @@ import SimKernel
             let ms = Self.batch(&rng, pool: pool, senders: senders)
             pool = Array((pool + ms).suffix(64))
             for asBuilt in [false, true] {
-                let fast = HandlingOrder.indices(ms, asBuilt: asBuilt) { memo.senderRank(of: $0) }
-                #expect(fast == DeviceNode.handlingOrder(ms, asBuilt: asBuilt), "\(ms.map { ($0.sender, $0.sequence) })")
+                let fast = HandlingOrder.indices(ms, asBuilt: asBuilt, senderNumber: { memo.senderNumber(of: $0) },
+                                                 ranks: { memo.senderRanks() })
+                #expect(fast == DeviceNode.handlingOrder(ms, asBuilt: asBuilt), "\(ms.map { ($0.type, $0.sender, $0.sequence) })")
             }
         }
     }
@@ -40,3 +41,4 @@ import SimKernel
         #expect(HandlingOrder.ranks(strings) == [2, 1, 3, 3, 0, 1])
     }
 }
+
