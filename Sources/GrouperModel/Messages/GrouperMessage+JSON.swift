@@ -18,10 +18,51 @@ extension GrouperMessage {
                                   "receiver_id", "send_time", "sender_id", "sequence", "type"]
 
     /// UTF-8 bytes of the message. The marshalling work for the cost model is the byte
-    /// count (`encoded().count`); O(size of the fields). Each member's fixed text (separator,
-    /// indent, key) is one precomputed run (`memberPrefixes`); `GrouperMessageCodecTests`
-    /// compares the bytes with a member-by-member encoder.
+    /// count (`encoded().count`); O(size of the fields). The output is sized exactly first
+    /// (`JSONString.quotedCount`, the digits of the integers), then written through a pointer:
+    /// each member's fixed text (separator, indent, key) one copied run of `fixedText`, each
+    /// string `JSONString.write`. `GrouperMessageCodecTests` compares the bytes with a
+    /// member-by-member encoder.
     public func encoded() -> [UInt8] {
+        let content = content, email = email, id = messageID, name = name, objectClass = objectClass
+        let objectID = objectID, receiver = receiver, sender = sender, type = type.rawValue
+        guard let c0 = JSONString.quotedCount(content), let c1 = JSONString.quotedCount(email),
+              let c2 = JSONString.quotedCount(id), let c3 = JSONString.quotedCount(name),
+              let c4 = JSONString.quotedCount(objectClass), let c5 = JSONString.quotedCount(objectID),
+              let c6 = JSONString.quotedCount(receiver), let c7 = JSONString.quotedCount(sender),
+              let c8 = JSONString.quotedCount(type) else { return encodedByAppending() }
+        let fixed = Self.fixedText, starts = Self.fixedStarts
+        let total = fixed.count + c0 + c1 + c2 + c3 + c4 + c5 + c6 + c7 + c8
+            + Self.decimalCount(sendTime) + Self.decimalCount(Int64(sequence))
+        return Array(unsafeUninitializedCapacity: total) { buffer, count in
+            fixed.withUnsafeBufferPointer { f in
+                var p = buffer.baseAddress!
+                func text(_ k: Int) {
+                    let n = starts[k + 1] - starts[k]
+                    p.initialize(from: f.baseAddress! + starts[k], count: n)
+                    p += n
+                }
+                text(0); p = JSONString.write(content, to: p)
+                text(1); p = JSONString.write(email, to: p)
+                text(2); p = JSONString.write(id, to: p)
+                text(3); p = JSONString.write(name, to: p)
+                text(4); p = JSONString.write(objectClass, to: p)
+                text(5); p = JSONString.write(objectID, to: p)
+                text(6); p = JSONString.write(receiver, to: p)
+                text(7); p = Self.writeDecimal(sendTime, to: p)
+                text(8); p = JSONString.write(sender, to: p)
+                text(9); p = Self.writeDecimal(Int64(sequence), to: p)
+                text(10); p = JSONString.write(type, to: p)
+                text(11)
+                precondition(p == buffer.baseAddress! + total, "encoded(): size and bytes written differ")
+            }
+            count = total
+        }
+    }
+
+    /// `encoded()` appended piece by piece to a growing array: the form for strings without
+    /// contiguous UTF-8 storage.
+    func encodedByAppending() -> [UInt8] {
         var out: [UInt8] = []
         let content = content
         out.reserveCapacity(160 + content.utf8.count + content.utf8.count / 8)
@@ -39,6 +80,31 @@ extension GrouperMessage {
         out.append(contentsOf: p[10]); JSONString.append(type.rawValue, to: &out)
         out.append(contentsOf: "\n}".utf8)
         return out
+    }
+
+    /// Every member prefix, then the closing `\n}`, in one array; piece k is
+    /// `fixedText[fixedStarts[k]..<fixedStarts[k + 1]]`.
+    static let fixedText: [UInt8] = memberPrefixes.flatMap { $0 } + Array("\n}".utf8)
+    static let fixedStarts: [Int] = memberPrefixes.reduce(into: [0]) { $0.append($0.last! + $1.count) } + [fixedText.count]
+
+    /// Characters of `v` in decimal.
+    static func decimalCount(_ v: Int64) -> Int {
+        var m = v.magnitude, n = v < 0 ? 2 : 1
+        while m >= 10 { m /= 10; n += 1 }
+        return n
+    }
+
+    /// Writes `v` in decimal at `p` (as `appendDecimal`); returns the end.
+    static func writeDecimal(_ v: Int64, to p: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
+        let end = p + decimalCount(v)
+        var q = end, m = v.magnitude
+        repeat {
+            q -= 1
+            q.pointee = UInt8(ascii: "0") + UInt8(m % 10)
+            m /= 10
+        } while m > 0
+        if v < 0 { p.pointee = UInt8(ascii: "-") }
+        return end
     }
 
     /// Per member in `wireKeys` order, the bytes before its value: `{\n` or `,\n`, the indent,

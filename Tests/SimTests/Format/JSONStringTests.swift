@@ -43,6 +43,28 @@ import SimKernel
         }
     }
 
+    /// The sized pointer writer (`quotedCount`, `write`) writes exactly what the byte-by-byte
+    /// escaper appends, and exactly as many bytes as it counted: the strings above, non-ASCII
+    /// and escapes at every place.
+    @Test func sizedWriteEqualsByteByByte() throws {
+        var rng = Xoshiro256StarStar(seed: 33)
+        let special: [Unicode.Scalar] = ["\"", "\\", "\n", "\r", "\t", "\u{00}", "\u{1F}", "\u{7F}", "/", "é", "😀"]
+        for round in 0..<3_000 {
+            let scalars = (0..<rng.int(in: 0...(round % 4 == 0 ? 300 : 40))).map { _ -> Unicode.Scalar in
+                rng.nextInt(below: 4) == 0 ? special[rng.nextInt(below: special.count)]
+                    : Unicode.Scalar(UInt8(rng.int(in: 0x20...0x7E)))
+            }
+            let s = String(String.UnicodeScalarView(scalars))
+            var plain: [UInt8] = []
+            JSONString.appendByteByByte(s, to: &plain)
+            let n = try #require(JSONString.quotedCount(s))
+            var written = [UInt8](repeating: 0xEE, count: n + 8)
+            let count = written.withUnsafeMutableBufferPointer { JSONString.write(s, to: $0.baseAddress!) - $0.baseAddress! }
+            #expect(n == plain.count && count == n, "round \(round): \(s.debugDescription)")
+            #expect(Array(written[..<n]) == plain && written[n...].allSatisfy { $0 == 0xEE }, "round \(round)")
+        }
+    }
+
     /// The eight-byte test misses no byte that needs an escape, at any place in the word, and
     /// raises no alarm for a word of bytes that need none (here: one byte among seven `a`s).
     @Test func wordTestFindsEveryEscapeAndOnlyThose() {
