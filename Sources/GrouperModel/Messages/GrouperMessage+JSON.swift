@@ -18,49 +18,53 @@ extension GrouperMessage {
                                   "receiver_id", "send_time", "sender_id", "sequence", "type"]
 
     /// UTF-8 bytes of the message. The marshalling work for the cost model is the byte
-    /// count (`encoded().count`); O(size of the fields). The output is sized exactly first
-    /// (`JSONString.quotedCount`, the digits of the integers), then written through a pointer:
-    /// each member's fixed text (separator, indent, key) one copied run of `fixedText`, each
-    /// string `JSONString.write`. `GrouperMessageCodecTests` compares the bytes with a
+    /// count (`encoded().count`); O(size of the fields). Written through a pointer into a
+    /// temporary buffer of the largest size the fields can take (every byte escaped as
+    /// `\u00xx`), then copied into an array of the exact size: each member's fixed text
+    /// (separator, indent, key) one copied run of `fixedText`, each string `JSONString.write`,
+    /// one pass over each string. `GrouperMessageCodecTests` compares the bytes with a
     /// member-by-member encoder.
     public func encoded() -> [UInt8] {
         let content = content, email = email, id = messageID, name = name, objectClass = objectClass
         let objectID = objectID, receiver = receiver, sender = sender, type = type.rawValue
-        guard let c0 = JSONString.quotedCount(content), let c1 = JSONString.quotedCount(email),
-              let c2 = JSONString.quotedCount(id), let c3 = JSONString.quotedCount(name),
-              let c4 = JSONString.quotedCount(objectClass), let c5 = JSONString.quotedCount(objectID),
-              let c6 = JSONString.quotedCount(receiver), let c7 = JSONString.quotedCount(sender),
-              let c8 = JSONString.quotedCount(type) else { return encodedByAppending() }
         let fixed = Self.fixedText, starts = Self.fixedStarts
-        let total = fixed.count + c0 + c1 + c2 + c3 + c4 + c5 + c6 + c7 + c8
-            + Self.decimalCount(sendTime) + Self.decimalCount(Int64(sequence))
-        return Array(unsafeUninitializedCapacity: total) { buffer, count in
-            fixed.withUnsafeBufferPointer { f in
-                var p = buffer.baseAddress!
+        let stringBytes = content.utf8.count + email.utf8.count + id.utf8.count + name.utf8.count
+            + objectClass.utf8.count + objectID.utf8.count + receiver.utf8.count + sender.utf8.count + type.utf8.count
+        let bound = fixed.count + 6 * stringBytes + 2 * 9 + 2 * 20
+        let bytes = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bound) { buffer -> [UInt8]? in
+            fixed.withUnsafeBufferPointer { f -> [UInt8]? in
+                let start = buffer.baseAddress!
+                var p = start
                 func text(_ k: Int) {
                     let n = starts[k + 1] - starts[k]
                     p.initialize(from: f.baseAddress! + starts[k], count: n)
                     p += n
                 }
-                text(0); p = JSONString.write(content, to: p)
-                text(1); p = JSONString.write(email, to: p)
-                text(2); p = JSONString.write(id, to: p)
-                text(3); p = JSONString.write(name, to: p)
-                text(4); p = JSONString.write(objectClass, to: p)
-                text(5); p = JSONString.write(objectID, to: p)
-                text(6); p = JSONString.write(receiver, to: p)
+                func string(_ s: String) -> Bool {
+                    guard let end = JSONString.write(s, to: p) else { return false }
+                    p = end
+                    return true
+                }
+                text(0); guard string(content) else { return nil }
+                text(1); guard string(email) else { return nil }
+                text(2); guard string(id) else { return nil }
+                text(3); guard string(name) else { return nil }
+                text(4); guard string(objectClass) else { return nil }
+                text(5); guard string(objectID) else { return nil }
+                text(6); guard string(receiver) else { return nil }
                 text(7); p = Self.writeDecimal(sendTime, to: p)
-                text(8); p = JSONString.write(sender, to: p)
+                text(8); guard string(sender) else { return nil }
                 text(9); p = Self.writeDecimal(Int64(sequence), to: p)
-                text(10); p = JSONString.write(type, to: p)
+                text(10); guard string(type) else { return nil }
                 text(11)
-                precondition(p == buffer.baseAddress! + total, "encoded(): size and bytes written differ")
+                precondition(p - start <= bound, "encoded(): wrote past its bound")
+                return Array(UnsafeBufferPointer(start: start, count: p - start))
             }
-            count = total
         }
+        return bytes ?? encodedByAppending()
     }
 
-    /// `encoded()` appended piece by piece to a growing array: the form for strings without
+    /// `encoded()` appended piece by piece to a growing array: the form for a string without
     /// contiguous UTF-8 storage.
     func encodedByAppending() -> [UInt8] {
         var out: [UInt8] = []

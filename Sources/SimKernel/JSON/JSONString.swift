@@ -86,43 +86,13 @@ public enum JSONString {
 }
 
 extension JSONString {
-    /// The number of bytes `append(s, to:)` writes (the quotes included), or nil if `s` has no
-    /// contiguous UTF-8 storage. With `write(_:to:)`: an output sized exactly once, written
-    /// through a pointer (`GrouperMessage.encoded`).
-    @inlinable public static func quotedCount(_ s: String) -> Int? {
-        s.utf8.withContiguousStorageIfAvailable { quotedCount($0) }
-    }
-
-    @usableFromInline static func quotedCount(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
-        guard let base = bytes.baseAddress else { return 2 }
-        let raw = UnsafeRawPointer(base), n = bytes.count
-        var extra = 0, i = 0
-        while i < n {
-            while i + 8 <= n && !mayNeedEscape(raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) { i += 8 }
-            let stop = min(i + 8, n)
-            while i < stop { extra += escapeExtra(base[i]); i += 1 }
-        }
-        return n + 2 + extra
-    }
-
-    /// Bytes an escape adds to byte `b`: 0 (none needed), 1 (`\"`, `\\`, `\n`, `\r`, `\t`) or
-    /// 5 (`\u00xx`).
-    @inline(__always) @usableFromInline static func escapeExtra(_ b: UInt8) -> Int {
-        guard needsEscape(b) else { return 0 }
-        switch b {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"), 0x0A, 0x0D, 0x09: return 1
-        default: return 5
-        }
-    }
-
-    /// Writes `s` as a quoted JSON string at `p` — exactly the `quotedCount(s)` bytes `append`
-    /// would append — and returns the end. `s` must have contiguous UTF-8 storage (its
-    /// `quotedCount` is not nil).
-    @inlinable public static func write(_ s: String, to p: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
-        guard let end = s.utf8.withContiguousStorageIfAvailable({ writeQuoted($0, to: p) }) else {
-            preconditionFailure("JSONString.write: no contiguous UTF-8 storage")
-        }
-        return end
+    /// At most six bytes per UTF-8 byte of `s` (a control byte's `\u00xx`) plus the quotes:
+    /// what `write(_:to:)` needs at `p`.
+    /// Writes `s` as a quoted JSON string at `p` — exactly the bytes `append` would append,
+    /// at most `6 * s.utf8.count + 2` — and returns the end, or nil (nothing written) if `s`
+    /// has no contiguous UTF-8 storage.
+    @inlinable public static func write(_ s: String, to p: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8>? {
+        s.utf8.withContiguousStorageIfAvailable { writeQuoted($0, to: p) }
     }
 
     @usableFromInline static func writeQuoted(_ bytes: UnsafeBufferPointer<UInt8>,
