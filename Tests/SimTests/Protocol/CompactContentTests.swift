@@ -60,14 +60,15 @@ import SimKernel
     }
 
     /// The word-at-a-time walk (`fillerSize`) against the plain one: canonical contents,
-    /// garbled ones, and other fields (times with more or fewer digits, another sign, ids
-    /// and updaters that are prefixes or extensions of the real ones).
+    /// garbled ones, and other fields (times with more or fewer digits, another sign, the
+    /// content's last digits with a minus sign, ids and updaters that are prefixes or
+    /// extensions of the real ones).
     @Test func fillerSizeEqualsThePlainWalk() {
         var rng = Xoshiro256StarStar(seed: 44)
         for _ in 0..<3_000 {
             let (c, o, u, t) = Self.canonical(&rng)
             let content = rng.chance(0.5) ? c : Self.garbled(c, &rng)
-            let times = [t, t + 1, t - 1, t * 10, t / 10, -t, Int64.min, Int64.max]
+            let times = [t, t + 1, t - 1, t * 10, t / 10, -t, t % 1000, -(t % 1000), Int64.min, Int64.max]
             let time = times[rng.int(in: 0...(times.count - 1))]
             let objectID = [o, o + "0", String(o.dropLast()), ""][rng.int(in: 0...3)]
             let updater = [u, u + "x", String(u.dropLast())][rng.int(in: 0...2)]
