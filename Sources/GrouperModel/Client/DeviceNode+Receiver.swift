@@ -243,10 +243,11 @@ extension DeviceNode {
 
     /// Thesis order: normal messages by (sender, sequence), then control by (send time, id).
     /// As-built handles in an arbitrary (here: message id) order. Sorts indices (stable, so
-    /// ties keep their rebuild order) rather than moving whole messages.
+    /// ties keep their rebuild order) rather than moving whole messages, through the run's
+    /// `ReceivePipeline`.
     func order(_ ms: [GrouperMessage]) -> [GrouperMessage] {
         guard ms.count > 1 else { return ms }
-        return Self.handlingOrder(ms, asBuilt: config.variant == .asBuilt).map { ms[$0] }
+        return stores.pipeline.handlingOrder(ms, asBuilt: config.variant == .asBuilt).map { ms[$0] }
     }
 
     /// The permutation `order` applies: the indices of `ms`, stably sorted by integer keys —

@@ -1,8 +1,9 @@
 /// What `DeviceNode.hold` needs of a message — its registry handle and its sender's slot in
-/// `HeldIndex` — and what the store write after it needs — its object id's run-wide number —
-/// remembered for recently held message values, so that the hundred devices holding the same
-/// rebuilt message (one shared value from `DecodedMessageCache`) hash its id, sender and
-/// object id once instead of a hundred times.
+/// `HeldIndex` — what the store write after it needs — its object id's run-wide number — and
+/// what the handling order needs — its sender's rank — remembered for recently held message
+/// values, so that the hundred devices holding the same rebuilt message (one shared value
+/// from `DecodedMessageCache`) hash its id, sender and object id once instead of a hundred
+/// times. Each part is filled when first asked for.
 ///
 /// Direct-mapped on the identity of the message's storage box. An entry keeps its message
 /// alive, so a box address is never reused while an entry names it; a hit requires the very
@@ -11,33 +12,66 @@
 final class HeldMemo {
     private struct Entry {
         var message: GrouperMessage?
+        /// -1: not asked yet (then `slot` is -1 too).
         var handle: Int32 = -1
         var slot = -1
+        /// The sender's number in `senders` (-1: not asked yet).
+        var sender: Int32 = -1
         /// The object id's number (`objectNumber(of:)`; -1: not asked yet).
         var object: Int32 = -1
     }
 
-    static let size = 1024
+    /// Slots: a message's receivers are spread over a day when some are offline, and the run's
+    /// boxes live on in `DecodedMessageCache` (4,096 slots) that long.
+    static let size = 4096
     private var entries = [Entry](repeating: Entry(), count: size)
     /// Run-wide dense numbers of object ids, in order of first use (only grows: one entry per
     /// object id of the run).
     private var objectNumbers = StringNumbering()
+    /// Run-wide numbers of senders, in order of first sight, and each one's rank in `String`
+    /// order among them (recomputed when a sender is new: a run has few).
+    private var senders = StringNumbering()
+    private var ranksOfSenders: [UInt32] = []
 
     /// `index.slot(of: m.sender)` if an entry remembers this very message box, else nil
     /// (nothing is interned or assigned here).
     func cachedSlot(of m: GrouperMessage) -> Int? {
         let i = m.storageHash & (Self.size - 1)
-        guard let old = entries[i].message, GrouperMessage.sameStorage(old, m) else { return nil }
+        guard let old = entries[i].message, GrouperMessage.sameStorage(old, m), entries[i].slot >= 0 else { return nil }
         return entries[i].slot
     }
 
     /// `(registry.intern(m), index.slot(of: m.sender))`.
     func handleAndSlot(_ m: GrouperMessage, registry: MessageRegistry, index: HeldIndex) -> (Int32, Int) {
         let i = m.storageHash & (Self.size - 1)
-        if let old = entries[i].message, GrouperMessage.sameStorage(old, m) { return (entries[i].handle, entries[i].slot) }
+        if let old = entries[i].message, GrouperMessage.sameStorage(old, m) {
+            if entries[i].handle < 0 {
+                entries[i].handle = registry.intern(m)
+                entries[i].slot = index.slot(of: m.sender)
+            }
+            return (entries[i].handle, entries[i].slot)
+        }
         let e = Entry(message: m, handle: registry.intern(m), slot: index.slot(of: m.sender))
         entries[i] = e
         return (e.handle, e.slot)
+    }
+
+    /// The run-wide number of `m.sender` among the senders asked for (`senderRanks` ranks
+    /// them). Nothing is interned or assigned in `HeldIndex` here.
+    func senderNumber(of m: GrouperMessage) -> UInt32 {
+        let i = m.storageHash & (Self.size - 1)
+        let same = entries[i].message.map { GrouperMessage.sameStorage($0, m) } ?? false
+        if same && entries[i].sender >= 0 { return UInt32(entries[i].sender) }
+        let n = senders.number(of: m.sender)
+        if same { entries[i].sender = n } else { entries[i] = Entry(message: m, sender: n) }
+        return UInt32(n)
+    }
+
+    /// For each sender number, its rank in `String` order among every sender numbered so far
+    /// (equal senders, equal ranks): what `HandlingOrder` sorts normal messages by.
+    func senderRanks() -> [UInt32] {
+        if ranksOfSenders.count != senders.count { ranksOfSenders = HandlingOrder.ranks(senders.strings) }
+        return ranksOfSenders
     }
 
     /// The run-wide number of `m.objectID` (`NewestVersionWinsStore.apply`): the same id

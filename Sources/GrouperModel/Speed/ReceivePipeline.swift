@@ -16,6 +16,8 @@ protocol ReceivePipeline: AnyObject {
     /// What Algorithm 1 (`DeliveryState.decide`) may take instead of hashing `m`'s ids: a
     /// control message's id number, a normal message's sender slot in `HeldIndex`.
     func deliveryHints(_ m: GrouperMessage) -> (idNumber: Int32?, senderSlot: Int?)
+    /// `DeviceNode.handlingOrder(ms, asBuilt:)`: the order a round handles its rebuilt messages in.
+    func handlingOrder(_ ms: [GrouperMessage], asBuilt: Bool) -> [Int]
     /// Holds normal message `m` in `held` (one shared copy per run: `MessageRegistry`) and
     /// returns its handle there.
     func hold(_ m: GrouperMessage, in held: inout HeldMessages) -> Int32
@@ -51,6 +53,8 @@ final class PlainPipeline: ReceivePipeline {
     var onlyTouchedCandidates: Bool { false }
 
     func deliveryHints(_ m: GrouperMessage) -> (idNumber: Int32?, senderSlot: Int?) { (nil, nil) }
+
+    func handlingOrder(_ ms: [GrouperMessage], asBuilt: Bool) -> [Int] { DeviceNode.handlingOrder(ms, asBuilt: asBuilt) }
 
     func hold(_ m: GrouperMessage, in held: inout HeldMessages) -> Int32 {
         let handle = registry.intern(m)
@@ -102,6 +106,13 @@ final class MemoisedPipeline: ReceivePipeline {
 
     func deliveryHints(_ m: GrouperMessage) -> (idNumber: Int32?, senderSlot: Int?) {
         m.type.isNormal ? (nil, heldMemo.cachedSlot(of: m)) : (registry.idNumber(m.messageID), nil)
+    }
+
+    /// By packed integer keys, senders ranked through `HeldMemo` (no sender string hashed per
+    /// message and device).
+    func handlingOrder(_ ms: [GrouperMessage], asBuilt: Bool) -> [Int] {
+        HandlingOrder.indices(ms, asBuilt: asBuilt, senderNumber: { heldMemo.senderNumber(of: $0) },
+                              ranks: { heldMemo.senderRanks() })
     }
 
     func hold(_ m: GrouperMessage, in held: inout HeldMessages) -> Int32 {

@@ -84,3 +84,56 @@ public enum JSONString {
 
     @inlinable static func hexDigit(_ v: UInt8) -> UInt8 { v < 10 ? 0x30 + v : 0x57 + v }
 }
+
+extension JSONString {
+    /// At most six bytes per UTF-8 byte of `s` (a control byte's `\u00xx`) plus the quotes:
+    /// what `write(_:to:)` needs at `p`.
+    /// Writes `s` as a quoted JSON string at `p` — exactly the bytes `append` would append,
+    /// at most `6 * s.utf8.count + 2` — and returns the end, or nil (nothing written) if `s`
+    /// has no contiguous UTF-8 storage.
+    @inlinable public static func write(_ s: String, to p: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8>? {
+        s.utf8.withContiguousStorageIfAvailable { writeQuoted($0, to: p) }
+    }
+
+    @usableFromInline static func writeQuoted(_ bytes: UnsafeBufferPointer<UInt8>,
+                                              to start: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
+        var p = start
+        p.pointee = UInt8(ascii: "\"")
+        p += 1
+        if let base = bytes.baseAddress {
+            let raw = UnsafeRawPointer(base), n = bytes.count
+            var run = 0, i = 0
+            while i < n {
+                while i + 8 <= n && !mayNeedEscape(raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) { i += 8 }
+                let stop = min(i + 8, n)
+                while i < stop && !needsEscape(base[i]) { i += 1 }
+                if i == stop { continue }
+                p.initialize(from: base + run, count: i - run)
+                p += i - run
+                p = writeEscape(base[i], to: p)
+                i += 1
+                run = i
+            }
+            p.initialize(from: base + run, count: n - run)
+            p += n - run
+        }
+        p.pointee = UInt8(ascii: "\"")
+        return p + 1
+    }
+
+    /// `appendEscape` at `p`; returns the end.
+    @usableFromInline static func writeEscape(_ b: UInt8, to p: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
+        p[0] = UInt8(ascii: "\\")
+        switch b {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"): p[1] = b
+        case 0x0A: p[1] = UInt8(ascii: "n")
+        case 0x0D: p[1] = UInt8(ascii: "r")
+        case 0x09: p[1] = UInt8(ascii: "t")
+        default:
+            p[1] = UInt8(ascii: "u"); p[2] = UInt8(ascii: "0"); p[3] = UInt8(ascii: "0")
+            p[4] = hexDigit(b >> 4); p[5] = hexDigit(b & 15)
+            return p + 6
+        }
+        return p + 2
+    }
+}

@@ -43,6 +43,30 @@ import SimKernel
         }
     }
 
+    /// The pointer writer (`write`) writes exactly what the byte-by-byte escaper appends,
+    /// within its bound of six bytes per byte plus the quotes and nothing past what it
+    /// reports: the strings above, non-ASCII and escapes at every place.
+    @Test func pointerWriteEqualsByteByByte() throws {
+        var rng = Xoshiro256StarStar(seed: 33)
+        let special: [Unicode.Scalar] = ["\"", "\\", "\n", "\r", "\t", "\u{00}", "\u{1F}", "\u{7F}", "/", "é", "😀"]
+        for round in 0..<3_000 {
+            let scalars = (0..<rng.int(in: 0...(round % 4 == 0 ? 300 : 40))).map { _ -> Unicode.Scalar in
+                rng.nextInt(below: 4) == 0 ? special[rng.nextInt(below: special.count)]
+                    : Unicode.Scalar(UInt8(rng.int(in: 0x20...0x7E)))
+            }
+            let s = String(String.UnicodeScalarView(scalars))
+            var plain: [UInt8] = []
+            JSONString.appendByteByByte(s, to: &plain)
+            let bound = 6 * s.utf8.count + 2
+            var written = [UInt8](repeating: 0xEE, count: bound + 8)
+            let count = try written.withUnsafeMutableBufferPointer { b in
+                try #require(JSONString.write(s, to: b.baseAddress!)) - b.baseAddress!
+            }
+            #expect(count == plain.count && count <= bound, "round \(round): \(s.debugDescription)")
+            #expect(Array(written[..<count]) == plain && written[count...].allSatisfy { $0 == 0xEE }, "round \(round)")
+        }
+    }
+
     /// The eight-byte test misses no byte that needs an escape, at any place in the word, and
     /// raises no alarm for a word of bytes that need none (here: one byte among seven `a`s).
     @Test func wordTestFindsEveryEscapeAndOnlyThose() {

@@ -53,8 +53,8 @@ func encodedMemberByMember(_ m: GrouperMessage) -> [UInt8] {
     return out + [UInt8(ascii: "}")]
 }
 
-/// `encoded()` writes each member's fixed text as one precomputed run and integers digit by
-/// digit; its bytes equal the member-by-member encoder's for random messages (strings with
+/// `encoded()` sizes its output, then writes each member's fixed text as one precomputed run
+/// and integers digit by digit (`encodedByAppending` appends the same pieces); its bytes equal the member-by-member encoder's for random messages (strings with
 /// escapes, empty strings, integers 0, negative, Int64's extremes and every power of ten).
 @Test func encodingMatchesTheMemberByMemberEncoder() {
     #expect(GrouperMessage.memberPrefixes.count == GrouperMessage.wireKeys.count)
@@ -71,6 +71,7 @@ func encodedMemberByMember(_ m: GrouperMessage) -> [UInt8] {
                                objectClass: text(), objectID: text(), receiver: text(), sender: text(),
                                email: text(), name: text(), sendTime: sendTime, messageID: text())
         #expect(m.encoded() == encodedMemberByMember(m), "round \(round)")
+        #expect(m.encodedByAppending() == encodedMemberByMember(m), "round \(round)")
     }
     #expect(sampleMessage().encoded() == encodedMemberByMember(sampleMessage()))
 }

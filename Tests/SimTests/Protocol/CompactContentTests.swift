@@ -42,6 +42,41 @@ import SimKernel
         }
     }
 
+    /// `fillerSize` as a plain walk: each piece compared byte by byte, the time as `String(time)`.
+    static func plainFillerSize(_ content: String, objectID: String, updater: String, time: Int64) -> Int32? {
+        var b = Array(content.utf8)[...]
+        func take(_ s: String) -> Bool {
+            let p = Array(s.utf8)
+            guard b.starts(with: p) else { return false }
+            b = b.dropFirst(p.count)
+            return true
+        }
+        guard take(#"{"id":""#), take(objectID), take(#"","payload":""#) else { return nil }
+        let n = b.prefix { $0 == UInt8(ascii: "x") }.count
+        b = b.dropFirst(n)
+        guard take(#"","update_at":"#), take(String(time)), take(#","updater":""#), take(updater), take(#""}"#), b.isEmpty
+        else { return nil }
+        return Int32(n)
+    }
+
+    /// The word-at-a-time walk (`fillerSize`) against the plain one: canonical contents,
+    /// garbled ones, and other fields (times with more or fewer digits, another sign, the
+    /// content's last digits with a minus sign, ids and updaters that are prefixes or
+    /// extensions of the real ones).
+    @Test func fillerSizeEqualsThePlainWalk() {
+        var rng = Xoshiro256StarStar(seed: 44)
+        for _ in 0..<3_000 {
+            let (c, o, u, t) = Self.canonical(&rng)
+            let content = rng.chance(0.5) ? c : Self.garbled(c, &rng)
+            let times = [t, t + 1, t - 1, t * 10, t / 10, -t, t % 1000, -(t % 1000), Int64.min, Int64.max]
+            let time = times[rng.int(in: 0...(times.count - 1))]
+            let objectID = [o, o + "0", String(o.dropLast()), ""][rng.int(in: 0...3)]
+            let updater = [u, u + "x", String(u.dropLast())][rng.int(in: 0...2)]
+            #expect(MarshalledContent.fillerSize(of: content, objectID: objectID, updater: updater, time: time)
+                == Self.plainFillerSize(content, objectID: objectID, updater: updater, time: time), "\(content)")
+        }
+    }
+
     /// The registry against a plain list of distinct messages: same handles for equal messages,
     /// a new one for each different message (garbled contents under a known id included), and
     /// every handle reads back the message stored under it.
