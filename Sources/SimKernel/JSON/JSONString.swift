@@ -86,8 +86,6 @@ public enum JSONString {
 }
 
 extension JSONString {
-    /// At most six bytes per UTF-8 byte of `s` (a control byte's `\u00xx`) plus the quotes:
-    /// what `write(_:to:)` needs at `p`.
     /// Writes `s` as a quoted JSON string at `p` — exactly the bytes `append` would append,
     /// at most `6 * s.utf8.count + 2` — and returns the end, or nil (nothing written) if `s`
     /// has no contiguous UTF-8 storage.
