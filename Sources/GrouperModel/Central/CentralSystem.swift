@@ -42,13 +42,7 @@ public final class CentralSystem {
     /// false when `stop` gave the run up.
     public func run(until time: SimTime, stop: () -> Bool, every slice: UInt64) -> Bool {
         precondition(slice > 0, "a slice of at least one event")
-        while true {
-            let sliceEnd = sim.eventsProcessed.addingReportingOverflow(slice)
-            if sliceEnd.overflow { run(until: time); return true }
-            if let limit = eventLimit, limit <= sliceEnd.partialValue { run(until: time); return true }
-            if sim.run(until: time, maxEvents: sliceEnd.partialValue) { return true }
-            if stop() { return false }
-        }
+        return sim.run(until: time, inSlicesOf: slice, budget: eventLimit, stop: stop, plain: { run(until: time) })
     }
     /// A budget of events for the whole run (`grouper-sim explore`); nil: no budget.
     public var eventLimit: UInt64?

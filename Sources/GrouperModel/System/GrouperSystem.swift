@@ -80,14 +80,7 @@ public final class GrouperSystem {
     public func run(until time: SimTime, stop: () -> Bool, every slice: UInt64) -> Bool {
         precondition(slice > 0, "a slice of at least one event")
         if checksInvariants { return runCheckingInvariants(until: time, stop: stop, every: slice) }
-        while true {
-            let sliceEnd = sim.eventsProcessed.addingReportingOverflow(slice)
-            // The budget ends within this slice: the plain run stops at it.
-            if sliceEnd.overflow { run(until: time); return true }
-            if let limit = eventLimit, limit <= sliceEnd.partialValue { run(until: time); return true }
-            if sim.run(until: time, maxEvents: sliceEnd.partialValue) { return true }
-            if stop() { return false }
-        }
+        return sim.run(until: time, inSlicesOf: slice, budget: eventLimit, stop: stop, plain: { run(until: time) })
     }
 
     /// Each member's live objects at the end, one line per (member, object): "D<n> <object>
