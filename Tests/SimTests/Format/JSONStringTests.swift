@@ -24,18 +24,24 @@ import SimKernel
         }
     }
 
+    /// A string of up to 300 characters (every fourth round) or 40, a quarter of them quotes,
+    /// backslashes, control bytes, `/` or non-ASCII, the rest printable ASCII.
+    static func escapeHeavyString(round: Int, rng: inout Xoshiro256StarStar) -> String {
+        let special: [Unicode.Scalar] = ["\"", "\\", "\n", "\r", "\t", "\u{00}", "\u{1F}", "\u{7F}", "/", "é", "😀"]
+        let scalars = (0..<rng.int(in: 0...(round % 4 == 0 ? 300 : 40))).map { _ -> Unicode.Scalar in
+            rng.nextInt(below: 4) == 0 ? special[rng.nextInt(below: special.count)]
+                : Unicode.Scalar(UInt8(rng.int(in: 0x20...0x7E)))
+        }
+        return String(String.UnicodeScalarView(scalars))
+    }
+
     /// The run-copying escaper writes exactly what the byte-by-byte one writes: strings of
     /// every length with escapes at the start, the end, side by side and nowhere, appended
     /// after bytes already in the buffer.
     @Test func runsAreCopiedExactlyAsByteByByte() {
         var rng = Xoshiro256StarStar(seed: 32)
-        let special: [Unicode.Scalar] = ["\"", "\\", "\n", "\r", "\t", "\u{00}", "\u{1F}", "\u{7F}", "/", "é", "😀"]
         for round in 0..<3_000 {
-            let scalars = (0..<rng.int(in: 0...(round % 4 == 0 ? 300 : 40))).map { _ -> Unicode.Scalar in
-                rng.nextInt(below: 4) == 0 ? special[rng.nextInt(below: special.count)]
-                    : Unicode.Scalar(UInt8(rng.int(in: 0x20...0x7E)))
-            }
-            let s = String(String.UnicodeScalarView(scalars))
+            let s = Self.escapeHeavyString(round: round, rng: &rng)
             var fast: [UInt8] = Array("prefix".utf8), plain = fast
             JSONString.append(s, to: &fast)
             JSONString.appendByteByByte(s, to: &plain)
@@ -48,13 +54,8 @@ import SimKernel
     /// reports: the strings above, non-ASCII and escapes at every place.
     @Test func pointerWriteEqualsByteByByte() throws {
         var rng = Xoshiro256StarStar(seed: 33)
-        let special: [Unicode.Scalar] = ["\"", "\\", "\n", "\r", "\t", "\u{00}", "\u{1F}", "\u{7F}", "/", "é", "😀"]
         for round in 0..<3_000 {
-            let scalars = (0..<rng.int(in: 0...(round % 4 == 0 ? 300 : 40))).map { _ -> Unicode.Scalar in
-                rng.nextInt(below: 4) == 0 ? special[rng.nextInt(below: special.count)]
-                    : Unicode.Scalar(UInt8(rng.int(in: 0x20...0x7E)))
-            }
-            let s = String(String.UnicodeScalarView(scalars))
+            let s = Self.escapeHeavyString(round: round, rng: &rng)
             var plain: [UInt8] = []
             JSONString.appendByteByByte(s, to: &plain)
             let bound = 6 * s.utf8.count + 2
