@@ -88,11 +88,33 @@ struct StringNumbering {
         return Array(s.utf8).withUnsafeBytes { asciiHash($0) }
     }
 
+    /// `hash(bytes)` if every byte is ASCII, else nil, in one pass: each word is or-ed into
+    /// the high-bit test as it is hashed, and a tail after at least one word is the last
+    /// eight bytes shifted down (the same zero-padded word `hash` builds byte by byte).
+    /// `StringNumberingTests.asciiHashIsTheHashOfASCIIBytes` checks it against `hash`.
     static func asciiHash(_ bytes: UnsafeRawBufferPointer) -> UInt64? {
-        var high: UInt64 = 0, i = 0
-        while i + 8 <= bytes.count { high |= bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self); i += 8 }
-        while i < bytes.count { high |= UInt64(bytes[i]); i += 1 }
-        return high & 0x8080_8080_8080_8080 == 0 ? hash(bytes) : nil
+        let k: UInt64 = 0x9E37_79B9_7F4A_7C15, n = bytes.count
+        var h = UInt64(truncatingIfNeeded: n) &* k, high: UInt64 = 0, i = 0
+        while i + 8 <= n {
+            let w = bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            high |= w
+            h = (h ^ w) &* k
+            h ^= h >> 29
+            i += 8
+        }
+        if i < n {
+            var tail: UInt64 = 0
+            if n >= 8 {
+                tail = bytes.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self) >> UInt64(8 * (8 - (n - i)))
+            } else {
+                var shift: UInt64 = 0
+                while i < n { tail |= UInt64(bytes[i]) << shift; shift += 8; i += 1 }
+            }
+            high |= tail
+            h = (h ^ tail) &* k
+        }
+        guard high & 0x8080_8080_8080_8080 == 0 else { return nil }
+        return finalised(h)
     }
 
     /// A hash of the UTF-8 bytes of `s`: each eight-byte word (the last zero-padded) xored
@@ -115,7 +137,12 @@ struct StringNumbering {
             while i < bytes.count { tail |= UInt64(bytes[i]) << shift; shift += 8; i += 1 }
             h = (h ^ tail) &* k
         }
-        h = (h ^ (h >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        return finalised(h)
+    }
+
+    /// splitmix64's finaliser.
+    @inline(__always) static func finalised(_ x: UInt64) -> UInt64 {
+        var h = (x ^ (x >> 30)) &* 0xBF58_476D_1CE4_E5B9
         h = (h ^ (h >> 27)) &* 0x94D0_49BB_1331_11EB
         return h ^ (h >> 31)
     }

@@ -66,4 +66,26 @@ import SimKernel
         #expect((base + [0]).withUnsafeBytes { StringNumbering.hash($0) } != h)
         #expect(StringNumbering.hash("abc") == Array("abc".utf8).withUnsafeBytes { StringNumbering.hash($0) })
     }
+
+    /// The one-pass `asciiHash` against its plain definition (`hash` if no byte has its high
+    /// bit set, else nil): every length up to 40, random ASCII bytes, and one byte ≥ 0x80 at
+    /// each position in turn.
+    @Test func asciiHashIsTheHashOfASCIIBytes() {
+        var rng = Xoshiro256StarStar(seed: 7)
+        func plain(_ b: [UInt8]) -> UInt64? {
+            b.allSatisfy { $0 < 0x80 } ? b.withUnsafeBytes { StringNumbering.hash($0) } : nil
+        }
+        for n in 0...40 {
+            for _ in 0..<20 {
+                let ascii = (0..<n).map { _ in UInt8(truncatingIfNeeded: rng.next() % 128) }
+                #expect(ascii.withUnsafeBytes { StringNumbering.asciiHash($0) } == plain(ascii), "length \(n)")
+                for p in 0..<n {
+                    var b = ascii
+                    b[p] |= 0x80 | UInt8(truncatingIfNeeded: rng.next() % 128)
+                    #expect(b.withUnsafeBytes { StringNumbering.asciiHash($0) } == nil, "length \(n), byte \(p)")
+                }
+            }
+        }
+        #expect(StringNumbering.asciiHash("0123456789ABCDEF0123456789ABCDEF-xyz") == StringNumbering.hash("0123456789ABCDEF0123456789ABCDEF-xyz"))
+    }
 }
