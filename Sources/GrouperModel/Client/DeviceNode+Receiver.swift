@@ -206,10 +206,8 @@ extension DeviceNode {
             swap(&numbers, &touched)
             Self.dropRepeats(&numbers)
         }
-        guard numbers.count > 1 else { return numbers }
-        // Message id order (distinct ids have distinct numbers, so no ties), written back in place.
-        let sorted = StringOrder.sortedIndices(numbers.map { partial.values[partial.index(of: $0)!].messageID }).map { numbers[$0] }
-        for i in sorted.indices { numbers[i] = sorted[i] }
+        // Message id order (distinct ids have distinct numbers: the registry's), in place.
+        stores.pipeline.sortByMessageID(&numbers) { partial.values[partial.index(of: $0)!].messageID }
         return numbers
     }
 

@@ -13,6 +13,9 @@ protocol ReceivePipeline: AnyObject {
     /// Whether a round's rebuild candidates are only the messages that got a share in it
     /// (the others cannot have become ready); otherwise every partial message is looked at.
     var onlyTouchedCandidates: Bool { get }
+    /// Sorts distinct message id numbers into the `String` order of their ids; `messageID(n)`
+    /// is the id of number `n`.
+    func sortByMessageID(_ numbers: inout [Int32], messageID: (Int32) -> String)
     /// What Algorithm 1 (`DeliveryState.decide`) may take instead of hashing `m`'s ids: a
     /// control message's id number, a normal message's sender slot in `HeldIndex`.
     func deliveryHints(_ m: GrouperMessage) -> (idNumber: Int32?, senderSlot: Int?)
@@ -51,6 +54,17 @@ final class PlainPipeline: ReceivePipeline {
 
     var listsByGeneration: Bool { false }
     var onlyTouchedCandidates: Bool { false }
+
+    func sortByMessageID(_ numbers: inout [Int32], messageID: (Int32) -> String) {
+        Self.sortByStrings(&numbers, messageID: messageID)
+    }
+
+    /// `sortByMessageID` by the ids themselves (`StringOrder.sortedIndices`).
+    static func sortByStrings(_ numbers: inout [Int32], messageID: (Int32) -> String) {
+        guard numbers.count > 1 else { return }
+        let sorted = StringOrder.sortedIndices(numbers.map(messageID)).map { numbers[$0] }
+        for i in sorted.indices { numbers[i] = sorted[i] }
+    }
 
     func deliveryHints(_ m: GrouperMessage) -> (idNumber: Int32?, senderSlot: Int?) { (nil, nil) }
 
@@ -103,6 +117,12 @@ final class MemoisedPipeline: ReceivePipeline {
 
     var listsByGeneration: Bool { true }
     var onlyTouchedCandidates: Bool { true }
+
+    /// By the prefix keys the registry keeps per id number (no id string read unless two
+    /// share their first eight bytes); by the ids once one is not ASCII.
+    func sortByMessageID(_ numbers: inout [Int32], messageID: (Int32) -> String) {
+        if !registry.sortByID(&numbers) { PlainPipeline.sortByStrings(&numbers, messageID: messageID) }
+    }
 
     func deliveryHints(_ m: GrouperMessage) -> (idNumber: Int32?, senderSlot: Int?) {
         m.type.isNormal ? (nil, heldMemo.cachedSlot(of: m)) : (registry.idNumber(m.messageID), nil)

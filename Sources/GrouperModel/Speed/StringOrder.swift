@@ -58,4 +58,33 @@ enum StringOrder {
         }
         return out
     }
+
+    /// Sorts distinct numbers of distinct ASCII strings into the strings' order, given each
+    /// number's `prefixKey` (`prefixKeys[n]`) and string (`id(n)`): each number sorted as
+    /// `key << 64 | number` in a stack buffer, then only a run of equal keys by its strings.
+    /// The order `sortedIndices` gives the strings (`ReceiverFastPathTests`).
+    static func sort(_ numbers: inout [Int32], prefixKeys: [UInt64], id: (Int32) -> String) {
+        let n = numbers.count
+        guard n > 1 else { return }
+        var tie = false
+        withUnsafeTemporaryAllocation(of: UInt128.self, capacity: n) { buffer in
+            var keyed = buffer
+            for i in 0..<n {
+                keyed[i] = UInt128(prefixKeys[Int(numbers[i])]) << 64 | UInt128(UInt32(bitPattern: numbers[i]))
+            }
+            keyed.sort()
+            for i in 0..<n {
+                numbers[i] = Int32(bitPattern: UInt32(truncatingIfNeeded: keyed[i]))
+                if i > 0 && keyed[i] >> 64 == keyed[i - 1] >> 64 { tie = true }
+            }
+        }
+        guard tie else { return }
+        var a = 0
+        while a < n {
+            var b = a + 1
+            while b < n && prefixKeys[Int(numbers[b])] == prefixKeys[Int(numbers[a])] { b += 1 }
+            if b - a > 1 { numbers[a..<b].sort { id($0) < id($1) } }
+            a = b
+        }
+    }
 }

@@ -23,6 +23,10 @@ final class MessageRegistry {
     private var messages = MessageRecords()
     /// Next handle with the same id (−1: none): rare, only for differing messages under one id.
     private var nextSameID: [Int32] = []
+    /// `StringOrder.prefixKey` of each id number's id (0 for a non-ASCII id).
+    private var prefixKeys: [UInt64] = []
+    /// Whether every id numbered so far is ASCII (so `prefixKeys` order them).
+    private var idsAreASCII = true
 
     /// Distinct message ids seen so far.
     var idCount: Int { firstHandle.count }
@@ -32,8 +36,22 @@ final class MessageRegistry {
     /// The dense number of `id`, assigned on first sight.
     func idNumber(_ id: String) -> Int32 {
         let n = ids.number(of: id)
-        if Int(n) == firstHandle.count { firstHandle.append(-1) }
+        if Int(n) == firstHandle.count {
+            firstHandle.append(-1)
+            let key = StringOrder.prefixKey(id)
+            prefixKeys.append(key ?? 0)
+            if key == nil { idsAreASCII = false }
+        }
         return n
+    }
+
+    /// Sorts id numbers into their ids' `String` order by the keys kept per number
+    /// (`StringOrder.sort(_:prefixKeys:id:)`); false, leaving `numbers` alone, once a
+    /// non-ASCII id was numbered.
+    func sortByID(_ numbers: inout [Int32]) -> Bool {
+        guard idsAreASCII else { return false }
+        StringOrder.sort(&numbers, prefixKeys: prefixKeys, id: { ids.strings[Int($0)] })
+        return true
     }
 
     /// The number of `id` if it has one (assigns none).
@@ -61,7 +79,7 @@ final class MessageRegistry {
     /// storage, the handle chains and the id table.
     var retainedBytes: Int {
         messages.retainedBytes
-            + (firstHandle.capacity + nextSameID.capacity) * 4
+            + (firstHandle.capacity + nextSameID.capacity) * 4 + prefixKeys.capacity * 8
             + ids.retainedBytes
     }
 }

@@ -28,6 +28,41 @@ import SimKernel
         #expect(StringOrder.prefixKey("AB") == 0x4142 << 48)
     }
 
+    /// Message id numbers sorted by the registry's per-number prefix keys
+    /// (`MessageRegistry.sortByID`, the memoised pipeline's `sortByMessageID`) against the
+    /// plain sort of their ids: random ids numbered in a run-wide registry, random subsets of
+    /// their numbers; ASCII ids only (many sharing their first eight bytes), then with one
+    /// non-ASCII id numbered the registry declines and the plain sort answers.
+    @Test func messageIDNumbersSortedByKeysEqualThePlainSort() {
+        var rng = Xoshiro256StarStar(seed: 1664)
+        let registry = MessageRegistry()
+        var ids: [String] = []
+        for _ in 0..<3000 {
+            let id = rng.next() % 3 == 0 ? "ABCDEFGH" + Self.name(&rng) : Self.name(&rng)
+            guard id.utf8.allSatisfy({ $0 < 0x80 }) else { continue }
+            if Int(registry.idNumber(id)) == ids.count { ids.append(id) }
+        }
+        func check(_ seed: Int) {
+            for _ in 0..<1500 {
+                let picked = (0..<Int(rng.next() % 60)).map { _ in Int32(rng.next() % UInt64(ids.count)) }
+                var numbers: [Int32] = []
+                for n in picked where !numbers.contains(n) { numbers.append(n) }
+                var reference = numbers
+                PlainPipeline.sortByStrings(&reference) { ids[Int($0)] }
+                var fast = numbers
+                if registry.sortByID(&fast) {
+                    #expect(fast == reference, "\(numbers.map { ids[Int($0)] })")
+                } else {
+                    #expect(seed == 1 && fast == numbers)
+                }
+            }
+        }
+        check(0)
+        #expect(ids.count > 1000)
+        _ = registry.idNumber("e\u{301}-not-ascii")
+        check(1)
+    }
+
     /// A round's touched message numbers without repeats, in their own buffer, equal the
     /// plain filtered copy: first occurrences in order up to 32 numbers, sorted beyond.
     @Test func touchedNumbersWithoutRepeatsEqualThePlainCopy() {
