@@ -72,20 +72,26 @@ public struct NewestVersionWinsStore: SyncPlugin {
     /// The content `marshall` writes (`MarshalledContent` matches and rebuilds it).
     static func marshalled(objectID: String, size: Int, updater: String, time: Int64) -> String {
         // Deterministic filler so the size is exact and the content is tied to its write.
-        // Built as bytes in one buffer: interpolating the parts appends them to a growing
-        // string one by one (`CompactContentTests` compares the two).
-        var out: [UInt8] = []
-        out.reserveCapacity(max(0, size) + objectID.utf8.count + updater.utf8.count + 64)
-        out.append(contentsOf: #"{"id":""#.utf8)
-        out.append(contentsOf: objectID.utf8)
-        out.append(contentsOf: #"","payload":""#.utf8)
-        out.append(contentsOf: repeatElement(UInt8(ascii: "x"), count: max(0, size)))
-        out.append(contentsOf: #"","update_at":"#.utf8)
-        out.append(contentsOf: String(time).utf8)
-        out.append(contentsOf: #","updater":""#.utf8)
-        out.append(contentsOf: updater.utf8)
-        out.append(contentsOf: #""}"#.utf8)
-        return String(decoding: out, as: UTF8.self)
+        // Written as bytes straight into the string's storage: the pieces copied whole, the
+        // filler set in one go (`CompactContentTests` compares it with the interpolated string).
+        var objectID = objectID, updater = updater, time = String(time)
+        let filler = max(0, size)
+        return objectID.withUTF8 { o in updater.withUTF8 { u in time.withUTF8 { t in
+            let total = 7 + o.count + 13 + filler + 14 + t.count + 12 + u.count + 2
+            return String(unsafeUninitializedCapacity: total) { buffer in
+                var at = buffer.baseAddress!
+                func put(_ p: UnsafeBufferPointer<UInt8>) {
+                    if let b = p.baseAddress { at.initialize(from: b, count: p.count) }
+                    at += p.count
+                }
+                func put(_ p: StaticString) { put(UnsafeBufferPointer(start: p.utf8Start, count: p.utf8CodeUnitCount)) }
+                put(#"{"id":""#); put(o); put(#"","payload":""#)
+                at.initialize(repeating: UInt8(ascii: "x"), count: filler)
+                at += filler
+                put(#"","update_at":"#); put(t); put(#","updater":""#); put(u); put(#""}"#)
+                return at - buffer.baseAddress!
+            }
+        } } }
     }
 
     public mutating func updateRemote(_ m: GrouperMessage) -> Bool {
