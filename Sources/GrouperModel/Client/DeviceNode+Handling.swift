@@ -138,16 +138,21 @@ extension DeviceNode {
             chosen.append(copy)
         }
         let shared = chosen.filter { $0.shareReceiver == nil }, own = chosen.filter { $0.shareReceiver != nil }
+        out.log(reuploadLog(shared: shared, own: own, requester: t.requester, needed: needed))   // built only when logged
+        outbox.append(contentsOf: shared + own)  // one job each
+        kickOutbox(out)
+    }
+
+    /// The log line of a resend task's re-uploads.
+    func reuploadLog(shared: [OutboxItem], own: [OutboxItem], requester: String, needed: Int) -> String {
         func names(_ items: [OutboxItem]) -> String { items.map { label($0.message) }.joined(separator: ",") }
         var said: [String] = []
         if !shared.isEmpty { said.append("re-upload \(names(shared)) to * (asked for by several)") }
-        if !own.isEmpty { said.append("re-upload \(names(own)) to \(directory.name(ofNode: t.requester))") }
-        out.log(said.isEmpty
-            ? "resend to \(directory.name(ofNode: t.requester)): all still on ≥ \(needed) servers for it"
+        if !own.isEmpty { said.append("re-upload \(names(own)) to \(directory.name(ofNode: requester))") }
+        return said.isEmpty
+            ? "resend to \(directory.name(ofNode: requester)): all still on ≥ \(needed) servers for it"
                 + (config.resendMulticastAfter == nil ? "" : " or on their way")
-            : said.joined(separator: "; "))
-        outbox.append(contentsOf: shared + own)  // one job each
-        kickOutbox(out)
+            : said.joined(separator: "; ")
     }
 }
 
