@@ -206,18 +206,21 @@ public struct EventQueue<Payload> {
     /// Removes the earliest live event's key, leaving its payload in its slot, still held:
     /// `Simulation.step` reads it there (`payloadInPlace`), then frees the slot
     /// (`releaseSlot`) and moves the payload straight into its component's handler, with no
-    /// copy on the way.
+    /// copy on the way. With a `limit`, an earliest live event later than it stays (nil):
+    /// `Simulation.run(until:)` pops without a separate peek.
     @inlinable
-    mutating func popMinKeyUnshared() -> (time: SimTime, handle: EventHandle)? {
+    mutating func popMinKeyUnshared(notAfter limit: Int64 = .max) -> (time: SimTime, handle: EventHandle)? {
         assert(isKnownUniquelyReferenced(&heap), "EventQueue: popMinUnshared on a shared queue")
+        let biasedLimit = EventKey(time: limit, tag: 0).biasedTime
         while true {
             // Read the top's slot before the descent: with many events pending it is a
             // cache miss, which then overlaps with the descent instead of following it.
             let top = heap.base[0]
             // Buckets, a lane key first, an open lane, or an empty heap (a sentinel top).
-            guard heap.radix == nil, top < heap.laneFront else { return popMinOutOfLine() }
+            guard heap.radix == nil, top < heap.laneFront else { return popMinOutOfLine(notAfter: biasedLimit) }
             let slot = Int(top.tag & Self.slotMask), seq = top.tag >> Self.slotBits
             let live = slots.state(slot) == seq
+            if live && top.biasedTime > biasedLimit { return nil }
             _ = QuaternaryHeap.removeTop(from: heap.buffer, sink: &heap.prefetchSink)
             heap.count &-= 1
             if live { return (SimTime(nanoseconds: top.time), EventHandle(seq: seq, slot: UInt32(slot))) }
@@ -240,8 +243,9 @@ public struct EventQueue<Payload> {
 
     /// `popMinKeyUnshared` with radix buckets or a lane: the smallest of the buckets'
     /// minimum, the heap's top (keys pushed below the buckets' floor) and the lane's front.
+    /// `biasedLimit` is `popMinKeyUnshared`'s limit as an `EventKey.biasedTime`.
     @inlinable @inline(never)
-    mutating func popMinOutOfLine() -> (time: SimTime, handle: EventHandle)? {
+    mutating func popMinOutOfLine(notAfter biasedLimit: UInt64) -> (time: SimTime, handle: EventHandle)? {
         if heap.laneOpen { heap.sealLane() }
         while true {
             let top: EventKey
@@ -257,6 +261,7 @@ public struct EventQueue<Payload> {
                 heap.prefetchSink = touched
                 top = m
                 live = slots.state(Int(top.tag & Self.slotMask)) == top.tag >> Self.slotBits
+                if live && top.biasedTime > biasedLimit { return nil }
                 radix.removeSettledMinimum()
                 // The run's next key is most likely the next pop's: its slot, a cache miss
                 // with many events pending, starts loading while this event is handled.
@@ -265,11 +270,13 @@ public struct EventQueue<Payload> {
             } else if heap.base[0] < laneFront {   // so the heap is not empty
                 top = heap.base[0]
                 live = slots.state(Int(top.tag & Self.slotMask)) == top.tag >> Self.slotBits
+                if live && top.biasedTime > biasedLimit { return nil }
                 _ = QuaternaryHeap.removeTop(from: heap.buffer, sink: &heap.prefetchSink)
                 heap.count &-= 1
             } else if heap.laneCount > 0 {
                 top = laneFront
                 live = slots.state(Int(top.tag & Self.slotMask)) == top.tag >> Self.slotBits
+                if live && top.biasedTime > biasedLimit { return nil }
                 heap.advanceLane()
             } else {
                 return nil

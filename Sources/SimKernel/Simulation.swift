@@ -121,8 +121,13 @@ public final class Simulation<Event> {
 
     /// Delivers the earliest event. Returns false when the queue is empty.
     @inlinable @discardableResult
-    public func step() -> Bool {
-        guard let (time, handle) = queue.popMinKeyUnshared() else { return false }
+    public func step() -> Bool { step(notAfter: .max) }
+
+    /// Delivers the earliest event if its time is at most `limit` (nanoseconds); false when
+    /// there is none.
+    @inlinable @inline(__always)
+    func step(notAfter limit: Int64) -> Bool {
+        guard let (time, handle) = queue.popMinKeyUnshared(notAfter: limit) else { return false }
         _now = time
         _eventsProcessed &+= 1
         // The event stays in its slot while the trace and the observer read it, and moves from
@@ -144,7 +149,7 @@ public final class Simulation<Event> {
     /// Runs every event with time ≤ `limit`, then sets `now = limit` (if later).
     @inlinable public func run(until limit: SimTime) {
         stopRequested = false
-        while !stopRequested, let t = queue.peekTime(), t <= limit { step() }
+        while !stopRequested, step(notAfter: limit.nanoseconds) {}
         if !stopRequested && _now < limit { _now = limit }
     }
 
@@ -152,9 +157,12 @@ public final class Simulation<Event> {
     /// `maxEvents` (a budget on a run that may loop); false when it stopped for the budget.
     @inlinable public func run(until limit: SimTime, maxEvents: UInt64) -> Bool {
         stopRequested = false
-        while !stopRequested, let t = queue.peekTime(), t <= limit {
-            if _eventsProcessed >= maxEvents { return false }
-            step()
+        while !stopRequested {
+            if _eventsProcessed >= maxEvents {
+                if let t = queue.peekTime(), t <= limit { return false }
+                break
+            }
+            if !step(notAfter: limit.nanoseconds) { break }
         }
         if !stopRequested && _now < limit { _now = limit }
         return true
@@ -177,7 +185,7 @@ public final class Simulation<Event> {
 public struct EventStreamHash: Hashable, Sendable {
     public var value: UInt64 = 0x6A09_E667_F3BC_C908
     public init() {}
-    @inlinable public mutating func mix(time: Int64, seq: UInt64, target: Int32) {
+    @inlinable @inline(__always) public mutating func mix(time: Int64, seq: UInt64, target: Int32) {
         mix(UInt64(bitPattern: time)); mix(seq); mix(UInt64(UInt32(bitPattern: target)))
     }
     @inlinable public mutating func mix(_ word: UInt64) {
