@@ -209,7 +209,18 @@ public struct EventQueue<Payload> {
     /// copy on the way. With a `limit`, an earliest live event later than it stays (nil):
     /// `Simulation.run(until:)` pops without a separate peek.
     @inlinable
-    mutating func popMinKeyUnshared(notAfter limit: Int64 = .max) -> (time: SimTime, handle: EventHandle)? {
+    mutating func popMinKeyUnshared() -> (time: SimTime, handle: EventHandle)? {
+        popMinKey(limited: false, notAfter: .max)
+    }
+
+    @inlinable
+    mutating func popMinKeyUnshared(notAfter limit: Int64) -> (time: SimTime, handle: EventHandle)? {
+        popMinKey(limited: true, notAfter: limit)
+    }
+
+    /// Both `popMinKeyUnshared`s, each compiled with its own constant `limited`.
+    @inlinable @inline(__always)
+    mutating func popMinKey(limited: Bool, notAfter limit: Int64) -> (time: SimTime, handle: EventHandle)? {
         assert(isKnownUniquelyReferenced(&heap), "EventQueue: popMinUnshared on a shared queue")
         let biasedLimit = EventKey(time: limit, tag: 0).biasedTime
         while true {
@@ -220,7 +231,7 @@ public struct EventQueue<Payload> {
             guard heap.radix == nil, top < heap.laneFront else { return popMinOutOfLine(notAfter: biasedLimit) }
             let slot = Int(top.tag & Self.slotMask), seq = top.tag >> Self.slotBits
             let live = slots.state(slot) == seq
-            if live && top.biasedTime > biasedLimit { return nil }
+            if limited && live && top.biasedTime > biasedLimit { return nil }
             _ = QuaternaryHeap.removeTop(from: heap.buffer, sink: &heap.prefetchSink)
             heap.count &-= 1
             if live { return (SimTime(nanoseconds: top.time), EventHandle(seq: seq, slot: UInt32(slot))) }

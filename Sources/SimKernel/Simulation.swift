@@ -120,14 +120,25 @@ public final class Simulation<Event> {
     // MARK: Running
 
     /// Delivers the earliest event. Returns false when the queue is empty.
-    @inlinable @discardableResult
-    public func step() -> Bool { step(notAfter: .max) }
+    @inlinable @inline(__always) @discardableResult
+    public func step() -> Bool {
+        guard let (time, handle) = queue.popMinKeyUnshared() else { return false }
+        deliverPopped(time: time, handle: handle)
+        return true
+    }
 
     /// Delivers the earliest event if its time is at most `limit` (nanoseconds); false when
     /// there is none.
     @inlinable @inline(__always)
     func step(notAfter limit: Int64) -> Bool {
         guard let (time, handle) = queue.popMinKeyUnshared(notAfter: limit) else { return false }
+        deliverPopped(time: time, handle: handle)
+        return true
+    }
+
+    /// Delivers the event whose key the queue just popped.
+    @inlinable @inline(__always)
+    func deliverPopped(time: SimTime, handle: EventHandle) {
         _now = time
         _eventsProcessed &+= 1
         // The event stays in its slot while the trace and the observer read it, and moves from
@@ -140,7 +151,6 @@ public final class Simulation<Event> {
         let entry = entries[Int(target.index)]
         queue.releaseSlot(of: handle)   // nothing is pushed before the event moves out
         entry.type.deliver(movingFrom: delivery, to: entry.object, in: self)   // handed over
-        return true
     }
 
     /// Asks `run…` to return after the event being handled.
