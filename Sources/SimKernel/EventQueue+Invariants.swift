@@ -10,8 +10,18 @@ extension EventQueue {
     /// - radix buckets, if any, hold their keys in the right buckets
     ///   (`RadixKeyBuckets.checkInvariants()`), and every heap key beside them is below
     ///   their floor;
-    /// - the heap holds at most `radixFrom` keys while there are no buckets.
+    /// - the heap holds at most `radixFrom` keys while there are no buckets;
+    /// - a sealed lane is sorted from `laneHead` on and `laneFront` is its first key (the
+    ///   sentinel when it is empty); an open lane with keys has the smallest key as its front.
     public func checkInvariants() -> String? {
+        let laneKeys = heap.lane[heap.laneHead...]
+        if heap.laneOpen {
+            if heap.laneHead != 0 { return "an open lane has popped keys" }
+            if heap.laneFront.wide != (laneKeys.isEmpty ? EventKey.sentinel.wide : 0) { return "an open lane's front is wrong" }
+        } else {
+            if zip(laneKeys, laneKeys.dropFirst()).contains(where: { !($0 < $1) }) { return "the lane is not sorted" }
+            if heap.laneFront.wide != (laneKeys.first ?? .sentinel).wide { return "laneFront is not the lane's first key" }
+        }
         let heapKeys = heap.buffer
         for i in heapKeys.indices.dropFirst() where heapKeys[i] < heapKeys[(i - 1) / 4] {
             return "heap order broken at index \(i)"

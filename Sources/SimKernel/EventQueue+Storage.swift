@@ -28,6 +28,16 @@
     /// Keys from which a full heap moves them into radix buckets (`RadixKeyBuckets`); below
     /// a quarter of it they move back.
     @usableFromInline let radixFrom: Int
+    /// Keys of events scheduled ahead (`EventQueue.pushAhead`), pending from `laneHead` on:
+    /// in push order while the lane is open, sorted once it is sealed.
+    @exclusivity(unchecked) @usableFromInline var lane: [EventKey] = []
+    @exclusivity(unchecked) @usableFromInline var laneHead = 0
+    /// What a pop compares the heap's top with: the lane's minimum `lane[laneHead]` once
+    /// sealed, the sentinel when the lane is empty, and the smallest possible key while an
+    /// open lane holds unsorted keys, so that the next pop takes the way that sorts them.
+    @exclusivity(unchecked) @usableFromInline var laneFront: EventKey = .sentinel
+    /// Whether the lane takes keys in any order (until the first look at the queue's minimum).
+    @exclusivity(unchecked) @usableFromInline var laneOpen = true
 
     @usableFromInline init(capacity: Int, radixFrom: Int) {
         self.capacity = Swift.max(Swift.min(capacity, radixFrom), 16)
@@ -53,6 +63,10 @@
         c.base.update(from: base, count: count)
         c.count = count
         c.radix = radix?.copy()
+        c.lane = lane
+        c.laneHead = laneHead
+        c.laneFront = laneFront
+        c.laneOpen = laneOpen
         return c
     }
 

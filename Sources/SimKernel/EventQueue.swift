@@ -87,7 +87,7 @@ public struct EventQueue<Payload> {
     }
 
     /// Number of entries stored, including cancelled ones not yet popped.
-    @inlinable public var storedCount: Int { heap.count &+ (heap.radix?.count ?? 0) }
+    @inlinable public var storedCount: Int { heap.count &+ (heap.radix?.count ?? 0) &+ heap.laneCount }
     /// Number of live (not cancelled) events.
     @inlinable public var count: Int { storedCount - cancelledCount }
     @inlinable public var isEmpty: Bool { count == 0 }
@@ -104,19 +104,31 @@ public struct EventQueue<Payload> {
     /// queue): skips the copy-on-write check, two runtime calls per event.
     @inlinable
     mutating func pushUnshared(_ payload: consuming Payload, at time: SimTime) -> EventHandle {
-        assert(isKnownUniquelyReferenced(&heap), "EventQueue: pushUnshared on a shared queue")
+        let (key, handle) = storeUnshared(payload, at: time)
+        insertUnshared(key)
+        return handle
+    }
+
+    /// Takes the next seq, stores the payload in a slot, and makes the event's key.
+    @inlinable @inline(__always)
+    mutating func storeUnshared(_ payload: consuming Payload, at time: SimTime) -> (EventKey, EventHandle) {
+        assert(isKnownUniquelyReferenced(&heap), "EventQueue: push on a shared queue")
         let seq = nextSeq
         precondition(seq < Self.maxPushes, "EventQueue: more than 2^40 events scheduled")
         nextSeq &+= 1
         precondition(slots.freeHead >= 0 || slots.count < Self.maxPending, "EventQueue: more than \(Self.maxPending) pending events")
         let slot = UInt32(truncatingIfNeeded: slots.store(seq: seq, payload))
         let key = EventKey(time: time.nanoseconds, tag: seq << Self.slotBits | UInt64(slot))
+        return (key, EventHandle(seq: seq, slot: slot))
+    }
+
+    /// Puts a new key into the heap, or the buckets when there are any.
+    @inlinable @inline(__always) mutating func insertUnshared(_ key: EventKey) {
         if heap.radix == nil {
             heap.insert(key)   // forms buckets when the heap is full at radixFrom keys
         } else {
             insertBesideBuckets(key)
         }
-        return EventHandle(seq: seq, slot: slot)
     }
 
     /// Inserts into the buckets, or into the heap beside them when the key is below their
@@ -143,17 +155,18 @@ public struct EventQueue<Payload> {
         return true
     }
 
-    /// The first stored key (heap, then buckets) that satisfies `predicate`. O(n).
+    /// The first stored key (heap, lane, then buckets) that satisfies `predicate`. O(n).
     @usableFromInline func firstKey(where predicate: (EventKey) -> Bool) -> EventKey? {
         if let key = heap.buffer.first(where: predicate) { return key }
+        if let key = heap.lane[heap.laneHead...].first(where: predicate) { return key }
         var found: EventKey?
         heap.radix?.forEach { key in if found == nil && predicate(key) { found = key } }
         return found
     }
 
-    /// Every stored key, heap first (for invariant checks).
+    /// Every stored key, heap first, then the lane's (for invariant checks).
     var storedKeys: [EventKey] {
-        var keys = Array(heap.buffer)
+        var keys = Array(heap.buffer) + heap.lane[heap.laneHead...]
         heap.radix?.forEach { keys.append($0) }
         return keys
     }
@@ -165,10 +178,13 @@ public struct EventQueue<Payload> {
         return SimTime(nanoseconds: minimumKey().time)
     }
 
-    /// The smallest stored key (requires `storedCount > 0`); settles the buckets. With an
-    /// empty heap `heap.base[0]` is a sentinel, larger than every key.
+    /// The smallest stored key (requires `storedCount > 0`); seals the lane and settles the
+    /// buckets. With an empty heap `heap.base[0]` is a sentinel, larger than every key, and so
+    /// is an empty lane's `laneFront`.
     @inlinable @inline(__always) mutating func minimumKey() -> EventKey {
-        let top = heap.base[0]
+        if heap.laneOpen { heap.sealLane() }
+        let heapTop = heap.base[0], laneFront = heap.laneFront
+        let top = laneFront < heapTop ? laneFront : heapTop
         guard let radix = heap.radix, radix.count > 0 else { return top }
         let m = radix.minimum()
         return m < top ? m : top
@@ -190,24 +206,38 @@ public struct EventQueue<Payload> {
     /// Removes the earliest live event's key, leaving its payload in its slot, still held:
     /// `Simulation.step` reads it there (`payloadInPlace`), then frees the slot
     /// (`releaseSlot`) and moves the payload straight into its component's handler, with no
-    /// copy on the way.
+    /// copy on the way. With a `limit`, an earliest live event later than it stays (nil):
+    /// `Simulation.run(until:)` pops without a separate peek.
     @inlinable
     mutating func popMinKeyUnshared() -> (time: SimTime, handle: EventHandle)? {
+        popMinKey(limited: false, notAfter: .max)
+    }
+
+    @inlinable
+    mutating func popMinKeyUnshared(notAfter limit: Int64) -> (time: SimTime, handle: EventHandle)? {
+        popMinKey(limited: true, notAfter: limit)
+    }
+
+    /// Both `popMinKeyUnshared`s, each compiled with its own constant `limited`.
+    @inlinable @inline(__always)
+    mutating func popMinKey(limited: Bool, notAfter limit: Int64) -> (time: SimTime, handle: EventHandle)? {
         assert(isKnownUniquelyReferenced(&heap), "EventQueue: popMinUnshared on a shared queue")
-        if heap.radix != nil { return popMinWithBuckets() }
-        while heap.count > 0 {
+        let biasedLimit = EventKey(time: limit, tag: 0).biasedTime
+        while true {
             // Read the top's slot before the descent: with many events pending it is a
             // cache miss, which then overlaps with the descent instead of following it.
             let top = heap.base[0]
+            // Buckets, a lane key first, an open lane, or an empty heap (a sentinel top).
+            guard heap.radix == nil, top < heap.laneFront else { return popMinOutOfLine(notAfter: biasedLimit) }
             let slot = Int(top.tag & Self.slotMask), seq = top.tag >> Self.slotBits
             let live = slots.state(slot) == seq
+            if limited && live && top.biasedTime > biasedLimit { return nil }
             _ = QuaternaryHeap.removeTop(from: heap.buffer, sink: &heap.prefetchSink)
             heap.count &-= 1
             if live { return (SimTime(nanoseconds: top.time), EventHandle(seq: seq, slot: UInt32(slot))) }
             slots.discard(slot)
             cancelledCount -= 1
         }
-        return nil
     }
 
     /// The payload of an event `popMinKeyUnshared` just returned, still in its slot.
@@ -222,32 +252,43 @@ public struct EventQueue<Payload> {
         slots.free(Int(handle.slot))
     }
 
-    /// `popMinKeyUnshared` with radix buckets: the smaller of the buckets' minimum and the
-    /// heap's top (keys pushed below the buckets' floor).
+    /// `popMinKeyUnshared` with radix buckets or a lane: the smallest of the buckets'
+    /// minimum, the heap's top (keys pushed below the buckets' floor) and the lane's front.
+    /// `biasedLimit` is `popMinKeyUnshared`'s limit as an `EventKey.biasedTime`.
     @inlinable @inline(never)
-    mutating func popMinWithBuckets() -> (time: SimTime, handle: EventHandle)? {
+    mutating func popMinOutOfLine(notAfter biasedLimit: UInt64) -> (time: SimTime, handle: EventHandle)? {
+        if heap.laneOpen { heap.sealLane() }
         while true {
             let top: EventKey
             let live: Bool
             var touched: UInt64 = 0
+            let laneFront = heap.laneFront
             if let radix = heap.radix, radix.count > 0,
-               case let m = radix.minimum(found: { touched = slots.state(Int($0.tag & Self.slotMask)) }), m < heap.base[0] {
+               case let m = radix.minimum(found: { touched = slots.state(Int($0.tag & Self.slotMask)) }),
+               m < heap.base[0], m < laneFront {
                 // The slot was loaded when the minimum was found, before the other keys of
                 // its bucket moved: with many events pending it is a cache miss, which then
                 // overlaps with the moves.
                 heap.prefetchSink = touched
                 top = m
                 live = slots.state(Int(top.tag & Self.slotMask)) == top.tag >> Self.slotBits
+                if live && top.biasedTime > biasedLimit { return nil }
                 radix.removeSettledMinimum()
                 // The run's next key is most likely the next pop's: its slot, a cache miss
                 // with many events pending, starts loading while this event is handled.
                 if let next = radix.runMinimum { slots.prefetch(Int(next.tag & Self.slotMask)) }
                 if radix.count &+ heap.count < heap.radixFrom >> 2 { heap.dissolveRadix() }
-            } else if heap.count > 0 {
+            } else if heap.base[0] < laneFront {   // so the heap is not empty
                 top = heap.base[0]
                 live = slots.state(Int(top.tag & Self.slotMask)) == top.tag >> Self.slotBits
+                if live && top.biasedTime > biasedLimit { return nil }
                 _ = QuaternaryHeap.removeTop(from: heap.buffer, sink: &heap.prefetchSink)
                 heap.count &-= 1
+            } else if heap.laneCount > 0 {
+                top = laneFront
+                live = slots.state(Int(top.tag & Self.slotMask)) == top.tag >> Self.slotBits
+                if live && top.biasedTime > biasedLimit { return nil }
+                heap.advanceLane()
             } else {
                 return nil
             }
@@ -276,6 +317,8 @@ public struct EventQueue<Payload> {
             if heap.count > 0 && heap.base[0].wide == top.wide {
                 _ = QuaternaryHeap.removeTop(from: heap.buffer, sink: &heap.prefetchSink)
                 heap.count &-= 1
+            } else if heap.laneCount > 0 && heap.laneFront.wide == top.wide {
+                heap.advanceLane()
             } else {
                 heap.radix.unsafelyUnwrapped.removeSettledMinimum()
             }

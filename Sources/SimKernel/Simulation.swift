@@ -91,6 +91,17 @@ public final class Simulation<Event> {
         return queue.pushUnshared(Delivery(target: target, event: event), at: time)
     }
 
+    /// `schedule` for an event of a plan the model makes before its run (a workload, churn,
+    /// faults): the same seq and the same order of events, but the event waits in a sorted lane
+    /// beside the queue (`EventQueue.pushAhead`), so that a plan of many events does not make
+    /// every other event's push and pop dearer.
+    @inlinable @discardableResult
+    public func scheduleAhead(_ event: consuming Event, to target: ComponentID, at time: SimTime) -> EventHandle {
+        precondition(time >= now, "scheduling in the past (\(time) < now \(now))")
+        precondition(Int(target.index) < components.count && target.index >= 0, "unknown component \(target)")
+        return queue.pushAheadUnshared(Delivery(target: target, event: event), at: time)
+    }
+
     @inlinable @discardableResult
     public func schedule(_ event: consuming Event, to target: ComponentID, after delay: SimDuration) -> EventHandle {
         precondition(delay.nanoseconds >= 0, "negative delay \(delay)")
@@ -109,9 +120,25 @@ public final class Simulation<Event> {
     // MARK: Running
 
     /// Delivers the earliest event. Returns false when the queue is empty.
-    @inlinable @discardableResult
+    @inlinable @inline(__always) @discardableResult
     public func step() -> Bool {
         guard let (time, handle) = queue.popMinKeyUnshared() else { return false }
+        deliverPopped(time: time, handle: handle)
+        return true
+    }
+
+    /// Delivers the earliest event if its time is at most `limit` (nanoseconds); false when
+    /// there is none.
+    @inlinable @inline(__always)
+    func step(notAfter limit: Int64) -> Bool {
+        guard let (time, handle) = queue.popMinKeyUnshared(notAfter: limit) else { return false }
+        deliverPopped(time: time, handle: handle)
+        return true
+    }
+
+    /// Delivers the event whose key the queue just popped.
+    @inlinable @inline(__always)
+    func deliverPopped(time: SimTime, handle: EventHandle) {
         _now = time
         _eventsProcessed &+= 1
         // The event stays in its slot while the trace and the observer read it, and moves from
@@ -124,7 +151,6 @@ public final class Simulation<Event> {
         let entry = entries[Int(target.index)]
         queue.releaseSlot(of: handle)   // nothing is pushed before the event moves out
         entry.type.deliver(movingFrom: delivery, to: entry.object, in: self)   // handed over
-        return true
     }
 
     /// Asks `run…` to return after the event being handled.
@@ -133,7 +159,7 @@ public final class Simulation<Event> {
     /// Runs every event with time ≤ `limit`, then sets `now = limit` (if later).
     @inlinable public func run(until limit: SimTime) {
         stopRequested = false
-        while !stopRequested, let t = queue.peekTime(), t <= limit { step() }
+        while !stopRequested, step(notAfter: limit.nanoseconds) {}
         if !stopRequested && _now < limit { _now = limit }
     }
 
@@ -141,9 +167,12 @@ public final class Simulation<Event> {
     /// `maxEvents` (a budget on a run that may loop); false when it stopped for the budget.
     @inlinable public func run(until limit: SimTime, maxEvents: UInt64) -> Bool {
         stopRequested = false
-        while !stopRequested, let t = queue.peekTime(), t <= limit {
-            if _eventsProcessed >= maxEvents { return false }
-            step()
+        while !stopRequested {
+            if _eventsProcessed >= maxEvents {
+                if let t = queue.peekTime(), t <= limit { return false }
+                break
+            }
+            if !step(notAfter: limit.nanoseconds) { break }
         }
         if !stopRequested && _now < limit { _now = limit }
         return true
@@ -166,7 +195,7 @@ public final class Simulation<Event> {
 public struct EventStreamHash: Hashable, Sendable {
     public var value: UInt64 = 0x6A09_E667_F3BC_C908
     public init() {}
-    @inlinable public mutating func mix(time: Int64, seq: UInt64, target: Int32) {
+    @inlinable @inline(__always) public mutating func mix(time: Int64, seq: UInt64, target: Int32) {
         mix(UInt64(bitPattern: time)); mix(seq); mix(UInt64(UInt32(bitPattern: target)))
     }
     @inlinable public mutating func mix(_ word: UInt64) {

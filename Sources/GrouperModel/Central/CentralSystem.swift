@@ -67,7 +67,7 @@ public final class CentralSystem {
 
     func command(_ c: DeviceCommand, device: Int, at t: SimTime) {
         precondition(world.deviceComponents.indices.contains(device), "device \(device) out of range")
-        sim.schedule(.command(c), to: world.deviceComponents[device], at: max(t, sim.now))
+        sim.scheduleAhead(.command(c), to: world.deviceComponents[device], at: max(t, sim.now))
     }
     public func update(device: Int, objectID: String, size: Int, at t: SimTime) {
         command(.update(objectID: objectID, size: size), device: device, at: t)
@@ -85,11 +85,11 @@ public final class CentralSystem {
         command(.invite(invitee: device), device: 0, at: t)
     }
     public func setServerState(_ state: ServerState, reason: Int = defaultOutageReason, at t: SimTime) {
-        sim.schedule(.serverCommand(.setState(state, reason: reason)), to: world.serverComponent, at: max(t, sim.now))
+        sim.scheduleAhead(.serverCommand(.setState(state, reason: reason)), to: world.serverComponent, at: max(t, sim.now))
     }
     /// The server comes back up, with or without its files and outbox.
     public func restartServer(keepData: Bool, at t: SimTime) {
-        sim.schedule(.serverCommand(.restart(keepData: keepData)), to: world.serverComponent, at: max(t, sim.now))
+        sim.scheduleAhead(.serverCommand(.restart(keepData: keepData)), to: world.serverComponent, at: max(t, sim.now))
     }
     /// Called with the message ids of the updates a device applied from a fetched file.
     public func onDelivered(device: Int, _ callback: @escaping ([String]) -> Void) {

@@ -115,7 +115,7 @@ public final class GrouperSystem {
 
     func command(_ c: DeviceCommand, device: Int, at t: SimTime) {
         precondition(world.deviceComponents.indices.contains(device), "device \(device) out of range")
-        sim.schedule(.command(c), to: world.deviceComponents[device], at: at(t))
+        sim.scheduleAhead(.command(c), to: world.deviceComponents[device], at: at(t))
     }
 
     /// `sender.update`: device creates or modifies `objectID` with a `size`-byte payload.
@@ -146,18 +146,18 @@ public final class GrouperSystem {
     /// is down while any of its reasons holds (`Outages`).
     public func setServerState(_ state: ServerState, server: Int, reason: Int = defaultOutageReason, at t: SimTime) {
         precondition(world.serverComponents.indices.contains(server), "server \(server) out of range")
-        sim.schedule(.serverCommand(.setState(state, reason: reason)), to: world.serverComponents[server], at: at(t))
+        sim.scheduleAhead(.serverCommand(.setState(state, reason: reason)), to: world.serverComponents[server], at: at(t))
     }
     /// Switches hostile behaviour `id` on a server on (or off with nil) at `t` (docs/adversaries.md).
     public func setMisbehaviour(_ behaviour: ServerMisbehaviour?, id: Int, server: Int, at t: SimTime) {
         precondition(world.serverComponents.indices.contains(server), "server \(server) out of range")
         world.record.verifyDeliveries = true
-        sim.schedule(.serverCommand(.misbehave(id: id, behaviour)), to: world.serverComponents[server], at: at(t))
+        sim.scheduleAhead(.serverCommand(.misbehave(id: id, behaviour)), to: world.serverComponents[server], at: at(t))
     }
     /// The server comes back up, with or without the shares it stored.
     public func restartServer(_ server: Int, keepData: Bool, at t: SimTime) {
         precondition(world.serverComponents.indices.contains(server), "server \(server) out of range")
-        sim.schedule(.serverCommand(.restart(keepData: keepData)), to: world.serverComponents[server], at: at(t))
+        sim.scheduleAhead(.serverCommand(.restart(keepData: keepData)), to: world.serverComponents[server], at: at(t))
     }
 
     /// `receiver.receive(callback)`: called after each receive round that handled messages.

@@ -204,7 +204,7 @@ struct EventQueueRadixTests {
         #expect(popped == Array(0..<keys) + [-1])
     }
 
-    /// The key `popMinWithBuckets` prefetches the slot of (`runMinimum`) is the one the next
+    /// The key `popMinOutOfLine` prefetches the slot of (`runMinimum`) is the one the next
     /// pop takes whenever there is a run: in the hold model at 2,000 pending, with buckets
     /// from 64 keys, before every pop.
     @Test func theRunsMinimumIsTheNextPop() {

@@ -1,6 +1,6 @@
 #ifndef SIM_PREFETCH_H
 #define SIM_PREFETCH_H
-/* A cache prefetch hint for SimKernel's event queue (EventQueue.popMinWithBuckets): it
+/* A cache prefetch hint for SimKernel's event queue (EventQueue.popMinOutOfLine): it
  * starts loading the slot of the event after the one being popped, so the load overlaps
  * with the work of the current event. Swift has no prefetch of its own; a hint changes
  * only speed, never a result, and compilers without the builtin get an empty function,
