@@ -88,17 +88,48 @@ extension GrouperSystem {
     /// Safety: every object version a device holds was written by some device, with that content.
     public func checkNoPhantom() -> [CheckFinding] {
         var out: [CheckFinding] = []
+        var sizes = FillerSizeMemo()
         for d in world.deviceNodes {
-            let entries = d.store.entries
-            for id in entries.keys.sorted() {
-                let e = entries[id]!
+            let ids = d.store.storedIDs, objects = d.store.storedObjects
+            for i in StringOrder.sortedIndices(ids) {   // object id order
+                let id = ids[i], e = objects[i]
                 guard let wi = world.writeIndex(of: e.version), world.writes[wi].objectID == id,
-                      world.writes[wi].hasContent(e.content) else {
+                      world.writes[wi].hasContent(e.content, sizes: &sizes) else {
                     out.append(CheckFinding(checker: .noPhantom, kind: .safety,
                                             message: "\(deviceLabel(d.index)) holds \(id) at version \(e.version), "
                                                 + "which no device wrote with that content", messageIDs: []))
                     continue
                 }
+            }
+        }
+        return out
+    }
+
+    /// The hash of the fingerprint's line for each stored object (`plainStoreLines`), devices in
+    /// order, each device's objects in object id order: each line hashed as it is read, each
+    /// content once (`StoreDigest`).
+    func storeLineHashes() -> [UInt64] {
+        var out: [UInt64] = [], contents = ContentHashMemo()
+        for d in world.deviceNodes {
+            let ids = d.store.storedIDs, objects = d.store.storedObjects
+            for i in StringOrder.sortedIndices(ids) {
+                let e = objects[i]
+                let content = e.content.map { contents.hash($0) } ?? 0
+                out.append(StoreDigest.line(device: d.index, id: ids[i], version: e.version, contentHash: content))
+            }
+        }
+        return out
+    }
+
+    /// The fingerprint's lines for the devices' stores as text, in the same order (the plain
+    /// form `StoreDigestTests` compares `storeLineHashes` with).
+    func plainStoreLines() -> [String] {
+        var out: [String] = []
+        for d in world.deviceNodes {
+            let entries = d.store.entries
+            for id in entries.keys.sorted() {
+                let e = entries[id]!
+                out.append("\(d.index)|\(id)|\(e.version)|\(e.content.map { StableHash.fnv1a64($0) } ?? 0)")
             }
         }
         return out
@@ -126,13 +157,7 @@ extension GrouperSystem {
     public var fingerprint: RunFingerprint {
         var h = sim.eventStreamHash
         func mix(_ s: String) { h.mix(StableHash.fnv1a64(s)) }
-        for d in world.deviceNodes {
-            let entries = d.store.entries
-            for id in entries.keys.sorted() {
-                let e = entries[id]!
-                mix("\(d.index)|\(id)|\(e.version)|\(e.content.map { StableHash.fnv1a64($0) } ?? 0)")
-            }
-        }
+        for line in storeLineHashes() { h.mix(line) }
         for row in world.counters.rows {
             mix("\(row.key.kind.rawValue)|\(row.key.device)|\(row.key.type.rawValue)|\(row.key.window)|\(row.value)")
         }

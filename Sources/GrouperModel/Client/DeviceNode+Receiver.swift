@@ -86,7 +86,7 @@ extension DeviceNode {
     func listDone(round r: Int, server j: Int, _ outcome: consuming RequestOutcome, _ out: some EffectSink) {
         guard round?.id == r else { return }
         if case .reply(.shareIDs(let ids)) = consume outcome {
-            var unseen = seenShareIDs[j].unseen(in: ids, compact: stores.pipeline.listsByGeneration)
+            var unseen = seenShareIDs[j].unseen(in: ids, compact: stores.listsByGeneration)
             let more = unseen.count > chunkBatchLimit
             if more { unseen.keepFirst(chunkBatchLimit) }   // large objects: the rest later
             if !unseen.isEmpty {

@@ -53,10 +53,16 @@ extension DeviceNode {
     /// around it, as for a central device) and of the chunks held for objects not complete yet;
     /// with an encrypted store, none (the key is in the key store, not on the flash).
     var plaintextBytesAtRest: Int {
+        var sizes = FillerSizeMemo()
+        return plaintextBytesAtRest(&sizes)
+    }
+
+    /// `plaintextBytesAtRest`, filler sizes read through `sizes` (shared by the devices of a run).
+    func plaintextBytesAtRest(_ sizes: inout FillerSizeMemo) -> Int {
         guard config.deviceStore.atRest == .plain else { return 0 }
         let live = zip(store.storedIDs, store.storedObjects).reduce(0) { sum, entry in
             guard let c = entry.1.content else { return sum }
-            return sum + Self.payloadBytes(c, objectID: entry.0, version: entry.1.version)
+            return sum + Self.payloadBytes(c, objectID: entry.0, version: entry.1.version, sizes: &sizes)
         }
         return live + chunks.heldBytes
     }
@@ -64,8 +70,13 @@ extension DeviceNode {
     /// The payload size of a stored object's content: a chunked object's size, the filler of a
     /// record `NewestVersionWinsStore.marshall` wrote, or (any other content) its UTF-8 length.
     static func payloadBytes(_ content: String, objectID: String, version: ObjectVersion) -> Int {
+        var sizes = FillerSizeMemo()
+        return payloadBytes(content, objectID: objectID, version: version, sizes: &sizes)
+    }
+
+    static func payloadBytes(_ content: String, objectID: String, version: ObjectVersion, sizes: inout FillerSizeMemo) -> Int {
         if let size = ChunkRecord.objectSize(content) { return size }
-        if let n = MarshalledContent.fillerSize(of: content, objectID: objectID, updater: version.sender, time: version.time) {
+        if let n = sizes.fillerSize(of: content, objectID: objectID, updater: version.sender, time: version.time) {
             return Int(n)
         }
         return content.utf8.count

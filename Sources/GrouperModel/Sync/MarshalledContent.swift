@@ -35,6 +35,16 @@ enum MarshalledContent: Sendable, Equatable {
         }
     }
 
+    /// `matches`, the filler size read through `sizes`.
+    func matches(_ content: String, objectID: String, updater: String, time: Int64, sizes: inout FillerSizeMemo) -> Bool {
+        switch self {
+        case .verbatim(let s): return s == content
+        case .filler(let n):
+            return sizes.fillerSize(of: content, objectID: objectID, updater: updater, time: time) == n
+                || self.content(objectID: objectID, updater: updater, time: time) == content
+        }
+    }
+
     /// Heap bytes of a verbatim string (for `RetainedState`).
     var retainedBytes: Int {
         if case .verbatim(let s) = self { return RetainedState.stringBytes(s) }

@@ -6,7 +6,8 @@ extension GrouperSystem {
     public var devicePlaintextBytesMean: Double? {
         let members = world.deviceNodes.filter(\.isMember)
         guard !members.isEmpty else { return nil }
-        return Double(members.reduce(0) { $0 + $1.plaintextBytesAtRest }) / Double(members.count)
+        var sizes = FillerSizeMemo()   // the members hold the same contents
+        return Double(members.reduce(0) { $0 + $1.plaintextBytesAtRest(&sizes) }) / Double(members.count)
     }
 
     /// The version of `objectID` device `d` holds now (a tombstone's too); nil if it never held one.

@@ -35,6 +35,12 @@ public struct ObjectWrite: Equatable, Sendable {
         guard let stored = storedContent, let content else { return storedContent == nil && content == nil }
         return stored.matches(content, objectID: objectID, updater: version.sender, time: version.time)
     }
+
+    /// `hasContent`, each content parsed once (`FillerSizeMemo`).
+    func hasContent(_ content: String?, sizes: inout FillerSizeMemo) -> Bool {
+        guard let stored = storedContent, let content else { return storedContent == nil && content == nil }
+        return stored.matches(content, objectID: objectID, updater: version.sender, time: version.time, sizes: &sizes)
+    }
 }
 
 /// What really happened in a run, for the checkers and the metrics: every write issued, the

@@ -8,6 +8,9 @@ final class SharedStores {
     let registry: MessageRegistry
     let heldIndex: HeldIndex
     let pipeline: any ReceivePipeline
+    /// `pipeline.listsByGeneration`, read once: a list reply reads a stored flag instead of
+    /// calling through the existential (a retain and a release per list).
+    let listsByGeneration: Bool
     /// Costed bytes of chunk messages (`ChunkingConfig`) by message id; empty without chunking.
     var costedBytes: [String: Int] = [:]
     private let scheme: SharingSchemeKind
@@ -20,6 +23,7 @@ final class SharedStores {
         pipeline = directory.config.compactState
             ? MemoisedPipeline(scheme: directory.scheme, registry: registry, heldIndex: heldIndex)
             : PlainPipeline(scheme: directory.scheme, registry: registry, heldIndex: heldIndex)
+        listsByGeneration = pipeline.listsByGeneration
     }
 
     /// Costed bytes of message `id` (0 for a message that carries all its bytes).
