@@ -17,21 +17,32 @@ public enum JSONString {
     @usableFromInline static func appendQuoted(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         if let base = bytes.baseAddress {
-            let raw = UnsafeRawPointer(base), n = bytes.count
-            var run = 0, i = 0
-            while i < n {
-                while i + 8 <= n && !mayNeedEscape(raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) { i += 8 }
-                let stop = min(i + 8, n)
-                while i < stop && !needsEscape(base[i]) { i += 1 }
-                if i == stop { continue }
+            let n = bytes.count
+            var run = 0
+            while true {
+                let i = nextEscape(base, from: run, count: n)
                 if run < i { out.append(contentsOf: UnsafeBufferPointer(start: base + run, count: i - run)) }
+                if i == n { break }
                 appendEscape(base[i], to: &out)
-                i += 1
-                run = i
+                run = i + 1
             }
-            if run < n { out.append(contentsOf: UnsafeBufferPointer(start: base + run, count: n - run)) }
         }
         out.append(UInt8(ascii: "\""))
+    }
+
+    /// The index of the first byte at or after `start` (of `n`) that needs an escape, or `n`: eight
+    /// bytes at a time while `mayNeedEscape` finds none, then byte by byte within the word that
+    /// alarmed. The one scan of `appendQuoted` and `writeQuoted`.
+    @inline(__always) @usableFromInline
+    static func nextEscape(_ base: UnsafePointer<UInt8>, from start: Int, count n: Int) -> Int {
+        let raw = UnsafeRawPointer(base)
+        var i = start
+        while true {
+            while i + 8 <= n && !mayNeedEscape(raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) { i += 8 }
+            let stop = min(i + 8, n)
+            while i < stop && !needsEscape(base[i]) { i += 1 }
+            if i < stop || i == n { return i }
+        }
     }
 
     /// Whether byte `b` must be escaped: a quote, a backslash or a control character.
@@ -99,21 +110,16 @@ extension JSONString {
         p.pointee = UInt8(ascii: "\"")
         p += 1
         if let base = bytes.baseAddress {
-            let raw = UnsafeRawPointer(base), n = bytes.count
-            var run = 0, i = 0
-            while i < n {
-                while i + 8 <= n && !mayNeedEscape(raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) { i += 8 }
-                let stop = min(i + 8, n)
-                while i < stop && !needsEscape(base[i]) { i += 1 }
-                if i == stop { continue }
+            let n = bytes.count
+            var run = 0
+            while true {
+                let i = nextEscape(base, from: run, count: n)
                 p.initialize(from: base + run, count: i - run)
                 p += i - run
+                if i == n { break }
                 p = writeEscape(base[i], to: p)
-                i += 1
-                run = i
+                run = i + 1
             }
-            p.initialize(from: base + run, count: n - run)
-            p += n - run
         }
         p.pointee = UInt8(ascii: "\"")
         return p + 1
