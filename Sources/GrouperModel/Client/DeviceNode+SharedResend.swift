@@ -50,18 +50,17 @@ extension DeviceNode {
     /// `reuploads` oracle reads the count on fault-free runs). Observation only.
     func noteReuploadsStored(_ items: [OutboxItem], servers: Int, now: SimTime) {
         for item in items where item.isReupload {
-            record.noteReuploadPart(item.message, device: index, requester: item.shareReceiver, at: now)
+            let n = record.registry.idNumber(item.message.messageID)
+            record.noteReuploadPart(item.message, number: n, device: index, requester: item.shareReceiver, at: now)
             guard let r = item.shareReceiver else { continue }
-            let key = ReuploadKey(messageID: item.message.messageID, requester: r)
-            if let prev = record.reuploadsStored[key], now - prev.at < config.ttl, prev.servers >= reuploadThreshold {
+            let prev = record.reuploadsStored.store(number: n, requester: r, at: now, servers: servers, ttl: config.ttl)
+            if let prev, now - prev.at < config.ttl, prev.servers >= reuploadThreshold {
                 record.repeatedReuploads += 1
                 if record.repeatedReuploadExamples.count < 3 {
                     record.repeatedReuploadExamples.append("\(label(item.message)) by \(deviceLabel(index)) for \(directory.name(ofNode: r)) "
                         + "stored at \(now), an earlier copy at \(prev.at) on \(prev.servers) servers")
                 }
             }
-            if record.reuploadsStored.count > 4096 { record.reuploadsStored = record.reuploadsStored.filter { now - $0.value.at < config.ttl } }
-            record.reuploadsStored[key] = (now, servers)
         }
     }
 }

@@ -84,10 +84,11 @@ public struct GrouperMessage: Sendable {
     static func sameStorage(_ a: GrouperMessage, _ b: GrouperMessage) -> Bool { a.fields === b.fields }
 
     /// A hash of the box's identity (not of the fields): equal only for values sharing a box
-    /// or for boxes at the same address at different times.
+    /// or for boxes at the same address at different times. Multiplicative (Fibonacci): each
+    /// of the low bits depends on the address's low 24 bits and more.
     var storageHash: Int {
-        let bits = UInt(bitPattern: ObjectIdentifier(fields))
-        return Int(truncatingIfNeeded: (bits >> 4) ^ (bits >> 14))
+        let bits = UInt64(UInt(bitPattern: ObjectIdentifier(fields)))
+        return Int(truncatingIfNeeded: (bits &* 0x9E37_79B9_7F4A_7C15) >> 24)
     }
 
     /// Bytes of one box (for `RetainedState`): object header and fields, not the strings' storage.

@@ -43,10 +43,15 @@ final class DecodedMessageCache {
     /// Records that `bytes` are `m.encoded()`, the secret a sender splits for message id
     /// `number`: a later `decode` of the same bytes returns `m`, which is what decoding them
     /// returns, except for a sequence outside 0...Int32.max (decoding refuses it), which is not
-    /// recorded.
+    /// recorded. A slot that holds the same bytes a sender encoded keeps its message (equal
+    /// encodings, equal messages): a re-upload, read back from the registry into a new box,
+    /// leaves receivers the box every earlier holder shares (`HeldMemo` remembers it).
     func sent(_ m: GrouperMessage, bytes: [UInt8], number: Int32) {
         guard m.sequence >= 0 && m.sequence <= Int(Int32.max) else { return }
-        slots[Int(number) & (Self.slotCount - 1)] = Slot(number: number, bytes: bytes, message: m, encodedBySender: true)
+        let i = Int(number) & (Self.slotCount - 1)
+        if slots[i].number == number && slots[i].encodedBySender && slots[i].message != nil
+            && ByteArrays.equal(slots[i].bytes, bytes) { return }
+        slots[i] = Slot(number: number, bytes: bytes, message: m, encodedBySender: true)
     }
 
     /// `m.encoded()` if the slot of message id `number` holds a message equal to `m` with the

@@ -5,10 +5,12 @@
 /// from `DecodedMessageCache`) hash its id, sender and object id once instead of a hundred
 /// times. Each part is filled when first asked for.
 ///
-/// Direct-mapped on the identity of the message's storage box. An entry keeps its message
-/// alive, so a box address is never reused while an entry names it; a hit requires the very
-/// same box (hence an equal message), for which `intern` and `slot(of:)` would return the
-/// remembered answers again (both only append). Speed only, single-threaded, one per run.
+/// Two-way set-associative on the identity of the message's storage box (`storageHash`
+/// picks the set; each set keeps its more recently used entry first). An entry keeps its
+/// message alive, so a box address is never reused while an entry names it; a hit requires
+/// the very same box (hence an equal message), for which `intern` and `slot(of:)` would
+/// return the remembered answers again (both only append). Speed only, single-threaded, one
+/// per run.
 final class HeldMemo {
     private struct Entry {
         var message: GrouperMessage?
@@ -21,10 +23,14 @@ final class HeldMemo {
         var object: Int32 = -1
     }
 
-    /// Slots: a message's receivers are spread over a day when some are offline, and the run's
-    /// boxes live on in `DecodedMessageCache` (4,096 slots) that long.
-    static let size = 4096
-    private var entries = [Entry](repeating: Entry(), count: size)
+    /// Sets: a message's receivers are spread over a day when some are offline, and the run's
+    /// boxes live on in `DecodedMessageCache` (4,096 slots) that long; two ways per set keep
+    /// most of those boxes' entries, where one way of 4,096 lost a quarter to collisions.
+    static let defaultSets = 4096
+    /// A power of two.
+    private let sets: Int
+    /// Set s is `entries[2s]` (more recently used) and `entries[2s + 1]`.
+    private var entries: [Entry]
     /// Run-wide dense numbers of object ids, in order of first use (only grows: one entry per
     /// object id of the run).
     private var objectNumbers = StringNumbering()
@@ -33,18 +39,41 @@ final class HeldMemo {
     private var senders = StringNumbering()
     private var ranksOfSenders: [UInt32] = []
 
+    /// `sets` (a power of two; tests use few to make entries collide).
+    init(sets: Int = HeldMemo.defaultSets) {
+        precondition(sets > 0 && sets & (sets - 1) == 0, "HeldMemo: sets must be a power of two")
+        self.sets = sets
+        entries = [Entry](repeating: Entry(), count: 2 * sets)
+    }
+
+    /// The index of the entry of this very message box, moved first in its set; nil if none.
+    @inline(__always) private func find(_ m: GrouperMessage) -> Int? {
+        let i = 2 * (m.storageHash & (sets - 1))
+        if let old = entries[i].message, GrouperMessage.sameStorage(old, m) { return i }
+        guard let old = entries[i + 1].message, GrouperMessage.sameStorage(old, m) else { return nil }
+        entries.swapAt(i, i + 1)
+        return i
+    }
+
+    /// Puts `e` first in its message's set, dropping the set's less recently used entry;
+    /// returns its index.
+    @inline(__always) private func insert(_ e: Entry, for m: GrouperMessage) -> Int {
+        let i = 2 * (m.storageHash & (sets - 1))
+        entries.swapAt(i, i + 1)
+        entries[i] = e
+        return i
+    }
+
     /// `index.slot(of: m.sender)` if an entry remembers this very message box, else nil
     /// (nothing is interned or assigned here).
     func cachedSlot(of m: GrouperMessage) -> Int? {
-        let i = m.storageHash & (Self.size - 1)
-        guard let old = entries[i].message, GrouperMessage.sameStorage(old, m), entries[i].slot >= 0 else { return nil }
+        guard let i = find(m), entries[i].slot >= 0 else { return nil }
         return entries[i].slot
     }
 
     /// `(registry.intern(m), index.slot(of: m.sender))`.
     func handleAndSlot(_ m: GrouperMessage, registry: MessageRegistry, index: HeldIndex) -> (Int32, Int) {
-        let i = m.storageHash & (Self.size - 1)
-        if let old = entries[i].message, GrouperMessage.sameStorage(old, m) {
+        if let i = find(m) {
             if entries[i].handle < 0 {
                 entries[i].handle = registry.intern(m)
                 entries[i].slot = index.slot(of: m.sender)
@@ -52,18 +81,19 @@ final class HeldMemo {
             return (entries[i].handle, entries[i].slot)
         }
         let e = Entry(message: m, handle: registry.intern(m), slot: index.slot(of: m.sender))
-        entries[i] = e
+        _ = insert(e, for: m)
         return (e.handle, e.slot)
     }
 
     /// The run-wide number of `m.sender` among the senders asked for (`senderRanks` ranks
     /// them). Nothing is interned or assigned in `HeldIndex` here.
     func senderNumber(of m: GrouperMessage) -> UInt32 {
-        let i = m.storageHash & (Self.size - 1)
-        let same = entries[i].message.map { GrouperMessage.sameStorage($0, m) } ?? false
-        if same && entries[i].sender >= 0 { return UInt32(entries[i].sender) }
+        if let i = find(m) {
+            if entries[i].sender < 0 { entries[i].sender = senders.number(of: m.sender) }
+            return UInt32(entries[i].sender)
+        }
         let n = senders.number(of: m.sender)
-        if same { entries[i].sender = n } else { entries[i] = Entry(message: m, sender: n) }
+        _ = insert(Entry(message: m, sender: n), for: m)
         return UInt32(n)
     }
 
@@ -77,8 +107,7 @@ final class HeldMemo {
     /// The run-wide number of `m.objectID` (`NewestVersionWinsStore.apply`): the same id
     /// always gets the same number; remembered with the message's entry when it has one.
     func objectNumber(of m: GrouperMessage) -> Int32 {
-        let i = m.storageHash & (Self.size - 1)
-        guard let old = entries[i].message, GrouperMessage.sameStorage(old, m) else { return number(ofObject: m.objectID) }
+        guard let i = find(m) else { return number(ofObject: m.objectID) }
         if entries[i].object < 0 { entries[i].object = number(ofObject: m.objectID) }
         return entries[i].object
     }

@@ -109,11 +109,12 @@ public struct NewestVersionWinsStore: SyncPlugin {
         return write(slot: slot(m.objectID, number: number), new)
     }
 
-    mutating func write(_ id: String, _ new: StoredObject) -> Bool {
+    mutating func write(_ id: String, _ new: consuming StoredObject) -> Bool {
         write(slot: slot(id), new)
     }
 
-    private mutating func write(slot i: Int, _ new: StoredObject) -> Bool {
+    /// `new` is consumed: stored without copying its strings once more.
+    private mutating func write(slot i: Int, _ new: consuming StoredObject) -> Bool {
         if i == objects.count {
             objects.append(new)
             return true

@@ -33,15 +33,29 @@ struct MessageRecords: Sendable {
     /// Bounded; a slot keeps its string alive only until another handle takes the slot.
     private var verified = [(handle: Int, content: String)?](repeating: nil, count: 1024)
 
+    /// The last few distinct extras numbered (`recentExtras.count` at most 16), compared
+    /// before the dictionary is asked: a run's senders repeat theirs, usually in the very same
+    /// strings, whose comparison is one look at their bits where hashing reads every byte.
+    private var recentExtras: [(extras: MessageExtras, number: Int32)] = []
+    private var nextRecent = 0
+
     var count: Int { records.count }
 
-    mutating func append(_ m: GrouperMessage) {
-        let x = MessageExtras(of: m)
-        let xi = extrasIndex[x] ?? {
+    /// The index of `x` in `extras`, appended on first sight.
+    private mutating func extrasNumber(_ x: MessageExtras) -> Int32 {
+        for r in recentExtras where r.extras == x { return r.number }
+        let n = extrasIndex[x] ?? {
             extras.append(x)
             extrasIndex[x] = Int32(extras.count - 1)
             return Int32(extras.count - 1)
         }()
+        if recentExtras.count < 16 { recentExtras.append((x, n)) } else { recentExtras[nextRecent] = (x, n) }
+        nextRecent = (nextRecent + 1) & 15
+        return n
+    }
+
+    mutating func append(_ m: GrouperMessage) {
+        let xi = extrasNumber(MessageExtras(of: m))
         var content: Int32
         if m.type == .update, let n = MarshalledContent.fillerSize(of: m.content, objectID: m.objectID,
                                                                    updater: m.sender, time: m.sendTime) {

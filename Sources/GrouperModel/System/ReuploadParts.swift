@@ -76,9 +76,34 @@ extension RunRecord {
     /// Counts a re-upload of `m` by `device` stored now for `requester` (a node id; nil: a
     /// multicast) in its `ReuploadParts` part; what the requester holds comes from
     /// `requesterHolds` (set by the world).
-    func noteReuploadPart(_ m: GrouperMessage, device: Int, requester: String?, at time: SimTime) {
+    /// `m`'s id number is `number` (`registry.idNumber(m.messageID)`).
+    func noteReuploadPart(_ m: GrouperMessage, number: Int32, device: Int, requester: String?, at time: SimTime) {
         let r = requester.flatMap { requesterHolds?($0, m) }
-        reuploadParts.note(number: registry.idNumber(m.messageID), device: device, requester: r, at: time)
+        reuploadParts.note(number: number, device: device, requester: r, at: time)
+    }
+}
+
+/// Unicast re-upload copies stored (`DeviceNode.noteReuploadsStored`), by (message id
+/// number, requester): when, and on how many servers. Keyed by one packed integer, the
+/// message's registry id number and the requester's number among the requesters seen, so a
+/// copy hashes neither the 36-byte message id nor the pair of strings; what a dictionary
+/// keyed by (message id, requester) strings answers, as `StoredReuploadsTests` checks.
+struct StoredReuploads {
+    private var requesters = StringNumbering()
+    private var copies: [UInt64: (at: SimTime, servers: Int)] = [:]
+
+    var count: Int { copies.count }
+
+    /// The copy stored before for (`number`, `requester`), if any; then records this one,
+    /// stored at `now` on `servers` servers. Past 4,096 pairs, pairs whose copy is a `ttl` or
+    /// more old are dropped first.
+    mutating func store(number: Int32, requester: String, at now: SimTime, servers: Int, ttl: SimDuration)
+        -> (at: SimTime, servers: Int)? {
+        let key = UInt64(UInt32(bitPattern: number)) << 32 | UInt64(UInt32(bitPattern: requesters.number(of: requester)))
+        let prev = copies[key]
+        if copies.count > 4096 { copies = copies.filter { now - $0.value.at < ttl } }
+        copies[key] = (now, servers)
+        return prev
     }
 }
 

@@ -68,7 +68,7 @@ final class RunRecord {
     /// Devices the owner was asked to invite (after the initial members), with the time asked.
     var invitations: [(device: Int, at: SimTime)] = []
     /// Unicast re-upload copies stored, by (message, requester): when, and on how many servers.
-    var reuploadsStored: [ReuploadKey: (at: SimTime, servers: Int)] = [:]
+    var reuploadsStored = StoredReuploads()
     /// Copies stored for a requester while an earlier copy of the same message for it was
     /// stored less than a TTL before on enough servers to rebuild (`noteReuploadStored`).
     var repeatedReuploads = 0

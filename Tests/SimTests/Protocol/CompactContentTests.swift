@@ -91,6 +91,8 @@ import SimKernel
                 m = made[rng.int(in: 0...(made.count - 1))]
                 if rng.chance(0.2) { m.content = Self.garbled(m.content, &rng) }
                 if rng.chance(0.05) { m.name = "renamed" }
+                if rng.chance(0.2) { m.email = "e\(rng.int(in: 0...40))" }   // more extras than `MessageRecords` keeps at hand
+                if rng.chance(0.05) { m.receiver = "r\(rng.int(in: 0...3))" }
             } else {
                 let (c, o, u, t) = Self.canonical(&rng)
                 let type: MessageType = [.update, .update, .update, .delete, .confirm][rng.int(in: 0...4)]

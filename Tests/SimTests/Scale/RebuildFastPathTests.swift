@@ -94,6 +94,31 @@ import SimKernel
         }
     }
 
+    /// An equal message sent again in other storage (a re-upload read back from the registry)
+    /// leaves the first box to decoders; a changed message under the same number, or the same
+    /// bytes after the slot decoded other ones, takes the slot.
+    @Test func resentEqualMessageKeepsTheFirstBox() throws {
+        let cache = DecodedMessageCache()
+        let a = Self.message(.update, sender: "s", sequence: 1, sendTime: 5, id: "m1")
+        let bytes = a.encoded()
+        cache.sent(a, bytes: bytes, number: 3)
+        let copy = try GrouperMessage.decode(bytes)
+        cache.sent(copy, bytes: copy.encoded(), number: 3)
+        let got = try #require(cache.decode(bytes, number: 3))
+        #expect(GrouperMessage.sameStorage(got, a))
+        var b = a
+        b.content += " "
+        cache.sent(b, bytes: b.encoded(), number: 3)
+        let gotB = try #require(cache.decode(b.encoded(), number: 3))
+        #expect(gotB == b && GrouperMessage.sameStorage(gotB, b))
+        var tampered = bytes
+        tampered[tampered.count / 2] ^= 1
+        _ = cache.decode(tampered, number: 3)
+        cache.sent(copy, bytes: bytes, number: 3)
+        let again = try #require(cache.decode(bytes, number: 3))
+        #expect(again == a && GrouperMessage.sameStorage(again, copy))
+    }
+
     /// A re-upload's encoding from the cache is the message's own `encoded()`: for an equal
     /// message in other storage, every other message under the same number (any one field
     /// changed) encodes afresh, and so does a number whose slot holds only decoded bytes, a
