@@ -5,8 +5,8 @@ import Testing
 /// `DeviceContext` (docs/architecture.md, "The client's seam"): in `GrouperModel/Client`, only
 /// the context's simulated implementation names the kernel or World's reporting members.
 @Suite struct ClientSeamTests {
-    /// What only `SimulatedDevice` may use: the kernel, the network and CPU models, and World's
-    /// log, counters, timings and internal failures.
+    /// What only the simulated context (`SimulatedDeviceNode`) may use: the kernel, the network
+    /// and CPU models, and World's log, counters, timings and internal failures.
     static let simulatorOnly = [#"\bsim\."#, #"\bworld\.(log|counters|recordTiming|internalFailure|cpu|network)\b"#]
 
     @Test func onlyTheSimulatedContextReachesTheSimulatorAndWorldsReports() throws {
@@ -19,7 +19,7 @@ import Testing
     }
 
     /// A device is built from the run's directory, stores and record: only the adapter that
-    /// feeds it from the kernel (`SimulatedDevice`, `SimulatedDeviceNode`) names the `World`.
+    /// feeds it from the kernel (`SimulatedDeviceNode`) names the `World`.
     @Test func onlyTheAdapterNamesTheWorld() throws {
         let client = LayeringTests.sources.appendingPathComponent("GrouperModel/Client")
         let users = try LayeringTests.files(in: client)
