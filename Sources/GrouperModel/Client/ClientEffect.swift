@@ -155,12 +155,19 @@ final class CollectedEffects: EffectSink {
 /// (`BoundContext`).
 protocol DeviceHost: DeviceContext {
     var node: DeviceNode { get }
+    /// Performs one effect of `node` through this context: `node.perform(effect, self)`,
+    /// inlined. Called on the host, where the device is a field of the borrowed host, so the
+    /// device is not retained around the effect (through the sink it was, for each request).
+    func perform(_ effect: consuming ClientEffect)
 }
 
 /// `context` serving `node`: a plain context (a test's scripted one) as a host.
 struct BoundContext<Context: DeviceContext>: DeviceHost {
     let node: DeviceNode
     let context: Context
+
+    @inline(__always)
+    func perform(_ effect: consuming ClientEffect) { node.perform(effect, self) }
 
     var now: SimTime { context.now }
     var logging: Bool { context.logging }
@@ -206,7 +213,7 @@ extension DeviceNode {
         var logging: Bool { host.logging }
 
         @inline(__always)
-        func take(_ effect: consuming ClientEffect) { host.node.perform(effect, host) }
+        func take(_ effect: consuming ClientEffect) { host.perform(effect) }
     }
 
     /// The sink for an input arriving now through `host`, this device's host: the core's

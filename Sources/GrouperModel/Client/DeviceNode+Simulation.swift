@@ -38,6 +38,9 @@ final class SimulatedDeviceNode: SimComponent, DeviceHost {
     /// The sink of an input that does not come from the kernel (the group's setup).
     var sink: DeviceNode.Performing<SimulatedDeviceNode> { DeviceNode.Performing(host: self) }
 
+    @inline(__always)
+    func perform(_ effect: consuming ClientEffect) { device.perform(effect, self) }
+
     // MARK: DeviceContext
 
     var node: DeviceNode { device }
