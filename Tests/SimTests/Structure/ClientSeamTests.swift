@@ -29,11 +29,12 @@ import Testing
 
     /// The cores (sender, receiver, membership) take inputs and produce effects: only the
     /// adapter (`DeviceNode.swift`, the effects it performs in `ClientEffect.swift`, the
-    /// simulated context) and the context's own file name a `DeviceContext` or hold a `ctx`.
+    /// simulated context) and the context's own file name a `DeviceContext` (or a `DeviceHost`,
+    /// a context that names its device) or hold a `ctx`.
     @Test func onlyTheAdapterUsesTheContext() throws {
         let client = LayeringTests.sources.appendingPathComponent("GrouperModel/Client")
         let users = try LayeringTests.files(in: client)
-            .filter { $0.text.range(of: #"\bDeviceContext\b|\bctx\b"#, options: .regularExpression) != nil }.map(\.name)
+            .filter { $0.text.range(of: #"\bDevice(Context|Host)\b|\bctx\b"#, options: .regularExpression) != nil }.map(\.name)
         #expect(users.sorted() == ["ClientEffect.swift", "DeviceContext.swift", "DeviceNode+Simulation.swift", "DeviceNode.swift"])
     }
 }
