@@ -150,46 +150,94 @@ final class CollectedEffects: EffectSink {
     }
 }
 
+/// A context that names the device it serves: what the adapter's sink holds. The simulator's
+/// adapter (`SimulatedDeviceNode`) is one; any other context is paired with its device
+/// (`BoundContext`).
+protocol DeviceHost: DeviceContext {
+    var node: DeviceNode { get }
+    /// Performs one effect of `node` through this context: `node.perform(effect, self)`,
+    /// inlined. Called on the host, where the device is a field of the borrowed host, so the
+    /// device is not retained around the effect (through the sink it was, for each request).
+    func perform(_ effect: consuming ClientEffect)
+}
+
+/// `context` serving `node`: a plain context (a test's scripted one) as a host.
+struct BoundContext<Context: DeviceContext>: DeviceHost {
+    let node: DeviceNode
+    let context: Context
+
+    @inline(__always)
+    func perform(_ effect: consuming ClientEffect) { node.perform(effect, self) }
+
+    var now: SimTime { context.now }
+    var logging: Bool { context.logging }
+    func schedule(_ event: consuming GrouperEvent, at time: SimTime) { context.schedule(event, at: time) }
+    func schedule(_ event: consuming GrouperEvent, after delay: SimDuration) { context.schedule(event, after: delay) }
+    func useCPU(_ work: SimDuration) -> SimTime { context.useCPU(work) }
+    func send(_ request: consuming ServerRequest, bytes: Int, to server: Int) { context.send(request, bytes: bytes, to: server) }
+    func takeRequestID() -> Int { context.takeRequestID() }
+    func directCall(_ request: ServerRequest, to server: Int) -> Result<ServerReply, ServerError>? {
+        context.directCall(request, to: server)
+    }
+    func log(_ text: @autoclosure () -> String) { context.log(text()) }
+    func count(_ kind: CounterKind, type: MessageType) { context.count(kind, type: type) }
+    func count(_ kind: CounterKind, type: MessageType, amount: Int) { context.count(kind, type: type, amount: amount) }
+    func recordTiming(_ timing: TransferTiming) { context.recordTiming(timing) }
+    func internalFailure(_ text: String) { context.internalFailure(text) }
+    func peer(_ device: Int) -> (node: DeviceNode, context: BoundContext<Context>) {
+        let (guest, guestContext) = context.peer(device)
+        return (guest, BoundContext(node: guest, context: guestContext))
+    }
+}
+
 extension DeviceNode {
-    /// The adapter's sink: performs each effect through `ctx` as the core produces it. Four
-    /// words (the device, the context), so a core receives it in registers, borrowed. The
-    /// kernel component builds it once per event (`SimulatedDeviceNode.handle`) and every step
-    /// of that event borrows it, so the device and the context's references are retained once
-    /// per event, not once per core call (docs/performance.md).
-    struct Performing<Context: DeviceContext>: EffectSink {
-        let node: DeviceNode
-        let ctx: Context
+    /// The adapter's sink: performs each effect through its host (the device and its
+    /// context) as the core produces it. One reference: the simulator's host is the kernel
+    /// component itself (`SimulatedDeviceNode`), which the kernel lends to `handle`, so
+    /// building the sink and lending it to every step of the event retains nothing (a sink of
+    /// the device and a context of several references retained each of them once per event;
+    /// docs/performance.md).
+    struct Performing<Host: DeviceHost>: EffectSink {
+        let host: Host
 
-        /// Transparent, so the sink is built in the adapter's own code (`handle`), where the
-        /// device and the context are borrowed.
         @_transparent
-        init(node: DeviceNode, ctx: Context) {
-            self.node = node
-            self.ctx = ctx
-        }
+        init(host: Host) { self.host = host }
 
-        var now: SimTime { ctx.now }
+        /// The device.
+        var node: DeviceNode { host.node }
+        /// Where it runs.
+        var ctx: Host { host }
 
-        var logging: Bool { ctx.logging }
+        var now: SimTime { host.now }
+
+        var logging: Bool { host.logging }
 
         @inline(__always)
-        func take(_ effect: consuming ClientEffect) { node.perform(effect, ctx) }
+        func take(_ effect: consuming ClientEffect) { host.perform(effect) }
     }
 
-    /// The sink for an input arriving now through `ctx`: the core's effects are performed as it
-    /// produces them (in the order produced, as a collected step would list them).
+    /// The sink for an input arriving now through `host`, this device's host: the core's
+    /// effects are performed as it produces them (in the order produced, as a collected step
+    /// would list them).
     @_transparent
-    func performing<C: DeviceContext>(_ ctx: C) -> Performing<C> { Performing(node: self, ctx: ctx) }
+    func performing<H: DeviceHost>(_ host: H) -> Performing<H> { Performing(host: host) }
+
+    /// The sink for an input arriving now through the plain context `ctx`.
+    @_transparent
+    func performing<C: DeviceContext>(_ ctx: C) -> Performing<BoundContext<C>> {
+        Performing(host: BoundContext(node: self, context: ctx))
+    }
 
     /// Performs `effects` in order through `ctx`.
     func perform(_ effects: [ClientEffect], _ ctx: some DeviceContext) {
-        for e in effects { perform(e, ctx) }
+        let host = BoundContext(node: self, context: ctx)
+        for e in effects { perform(e, host) }
     }
 
     /// One effect. Inlined into each call site, where the effect's case is known, so only
     /// that case's code remains.
     @inline(__always)
-    func perform(_ effect: consuming ClientEffect, _ ctx: some DeviceContext) {
+    func perform(_ effect: consuming ClientEffect, _ ctx: some DeviceHost) {
         switch consume effect {
         case .request(let r): perform(r, ctx)
         case .cpu(let work, let then):
@@ -203,14 +251,14 @@ extension DeviceNode {
         case .internalFailure(let text): ctx.internalFailure(text)
         case .setup(let s): perform(s, ctx)
         case .handOver(let h, let device):
-            let (guest, guestContext) = ctx.peer(device)
-            guest.handedOver(h, guest.performing(guestContext))
+            let (guest, guestHost) = ctx.peer(device)
+            guest.handedOver(h, guest.performing(guestHost))
         }
     }
 
     /// Makes the setup call at once and hands its answer straight back to the core (nil when
     /// the server cannot answer now).
-    func perform(_ s: SetupCall, _ ctx: some DeviceContext) {
+    func perform(_ s: SetupCall, _ ctx: some DeviceHost) {
         let answer = ctx.directCall(ServerRequest(requestID: 0, device: index, groupID: directory.groupID,
                                                   key: s.key, call: s.call), to: s.server)
         if let purpose = s.answer { setupAnswered(purpose, answer, performing(ctx)) }

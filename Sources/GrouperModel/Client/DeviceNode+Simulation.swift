@@ -1,18 +1,55 @@
 import SimKernel
 
-/// The simulator's side of the seam: a device's context on the kernel, the network model
-/// and the server components. The only place in `Client/` that touches `Simulation`, and
-/// where what a device reports (log, counters, timings, internal failures) reaches `World`.
-struct SimulatedDevice: DeviceContext {
-    let sim: Simulation<GrouperEvent>
+/// The adapter between the kernel and a device, and the simulator's side of the seam: the
+/// device's context on the kernel, the network model and the server components. The kernel
+/// delivers an event, and the device handles it with this component as its host
+/// (`DeviceHost`), the one reference its sink holds. The only place in `Client/` that touches
+/// `Simulation`, and where what a device reports (log, counters, timings, internal failures)
+/// reaches `World`.
+final class SimulatedDeviceNode: SimComponent, DeviceHost {
+    typealias Event = GrouperEvent
+    let device: DeviceNode
+    /// The run's simulation side, held strongly (a `let`: reading it needs no retain); the
+    /// world holds the adapters only until `World.releaseNodes`.
     let world: World
-    let device: Int
+    /// The kernel this component is added to. It holds the component, so the component lets it
+    /// go when the run is dropped (`detach`, from `World.releaseNodes`).
+    private var simulation: Simulation<GrouperEvent>?
+
+    init(_ device: DeviceNode, world: World, sim: Simulation<GrouperEvent>) {
+        self.device = device
+        self.world = world
+        self.simulation = sim
+    }
+
+    var name: String { device.name }
+
+    /// Breaks the cycle through the kernel (it holds its components).
+    func detach() { simulation = nil }
+
+    private var sim: Simulation<GrouperEvent> { simulation! }
+
+    /// The device's sink is this component (borrowed from the kernel): nothing is retained to
+    /// build it.
+    func handle(_ event: consuming GrouperEvent, in sim: Simulation<GrouperEvent>) {
+        device.handle(event, DeviceNode.Performing(host: self))
+    }
+
+    /// The sink of an input that does not come from the kernel (the group's setup).
+    var sink: DeviceNode.Performing<SimulatedDeviceNode> { DeviceNode.Performing(host: self) }
+
+    @inline(__always)
+    func perform(_ effect: consuming ClientEffect) { device.perform(effect, self) }
+
+    // MARK: DeviceContext
+
+    var node: DeviceNode { device }
 
     var now: SimTime { sim.now }
 
     var logging: Bool { world.logEnabled }
 
-    var component: ComponentID { world.deviceComponents[device] }
+    var component: ComponentID { world.deviceComponents[device.index] }
 
     func schedule(_ event: consuming GrouperEvent, at time: SimTime) {
         sim.schedule(event, to: component, at: time)
@@ -24,31 +61,32 @@ struct SimulatedDevice: DeviceContext {
 
     func useCPU(_ work: SimDuration) -> SimTime {
         let now = sim.now
-        return world.cpu.use(device: device, work, now: now)
+        return world.cpu.use(device: device.index, work, now: now)
     }
 
     /// The request reaches the server when the network model says (its faults' jitter
     /// included, `NetworkFaults`); the request timeout is
     /// delivered by the server side when it applies (see `ServerNode.serve`).
     func send(_ request: consuming ServerRequest, bytes: Int, to server: Int) {
+        let device = device.index
         let arrival = world.network.requestArrival(device: device, server: server, bytes: bytes, at: request.sentAt)
             + world.network.requestDelay(device: device, sentAt: request.sentAt)
         sim.schedule(.request(request), to: world.serverComponents[server], at: arrival)
     }
 
-    func log(_ text: @autoclosure () -> String) { world.log(sim.now, device, text()) }
+    func log(_ text: @autoclosure () -> String) { world.log(sim.now, device.index, text()) }
 
     func count(_ kind: CounterKind, type: MessageType) { count(kind, type: type, amount: 1) }
 
     func count(_ kind: CounterKind, type: MessageType, amount: Int) {
-        world.counters.add(kind, device: device, type: type, at: sim.now, amount)
+        world.counters.add(kind, device: device.index, type: type, at: sim.now, amount)
     }
 
     func recordTiming(_ timing: TransferTiming) {
         world.recordTiming(timing)
     }
 
-    func internalFailure(_ text: String) { world.internalFailure(sim.now, device, text) }
+    func internalFailure(_ text: String) { world.internalFailure(sim.now, device.index, text) }
 
     func takeRequestID() -> Int { world.takeRequestID() }
 
@@ -56,31 +94,8 @@ struct SimulatedDevice: DeviceContext {
         world.serverNodes[server].directCall(request, now: sim.now)
     }
 
-    func peer(_ device: Int) -> (node: DeviceNode, context: SimulatedDevice) {
-        (world.deviceNodes[device], SimulatedDevice(sim: sim, world: world, device: device))
-    }
-}
-
-/// The adapter between the kernel and a device: the kernel delivers an event, and the device
-/// handles it through its simulated context.
-final class SimulatedDeviceNode: SimComponent {
-    typealias Event = GrouperEvent
-    let device: DeviceNode
-    /// The run's simulation side, held strongly (a `let`: reading it needs no retain); the
-    /// world does not hold the adapters (`sim` does), so there is no cycle through them.
-    let world: World
-
-    init(_ device: DeviceNode, world: World) {
-        self.device = device
-        self.world = world
-    }
-
-    var name: String { device.name }
-
-    /// The device's sink is built here, once per event, where the device and the world are
-    /// this component's own fields.
-    func handle(_ event: consuming GrouperEvent, in sim: Simulation<GrouperEvent>) {
-        device.handle(event, device.performing(SimulatedDevice(sim: sim, world: world, device: device.index)))
+    func peer(_ device: Int) -> (node: DeviceNode, context: SimulatedDeviceNode) {
+        (world.deviceNodes[device], world.deviceAdapters[device])
     }
 }
 

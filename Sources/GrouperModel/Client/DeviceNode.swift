@@ -150,16 +150,16 @@ final class DeviceNode {
         delivery.plantedGapOffByOne = config.plantedBug == .gapOffByOne
     }
 
-    /// Everything the device does starts here: `ctx` is where it runs (the simulator's
-    /// `SimulatedDevice`, or a scripted context in tests).
+    /// Everything the device does starts here: `ctx` is where it runs (a scripted context in
+    /// tests; the simulator's adapter, `SimulatedDeviceNode`, hands its own sink).
     func handle(_ event: consuming GrouperEvent, _ ctx: some DeviceContext) { handle(event, performing(ctx)) }
 
     /// An event with the sink its effects go to, built once by the caller (the kernel
-    /// component builds it where the device and the context are its own fields). Inlined
+    /// component is the sink's host). Inlined
     /// into the component, which measured fewer instructions per event (docs/performance.md).
     /// The event is consumed: a reply's payload moves on to the core that takes it, uncopied.
     @inline(__always)
-    func handle<C: DeviceContext>(_ event: consuming GrouperEvent, _ out: Performing<C>) {
+    func handle<C: DeviceHost>(_ event: consuming GrouperEvent, _ out: Performing<C>) {
         switch consume event {
         case .response(let id, let outcome): complete(id, outcome, out)
         case .timeout(let id): complete(id, .timedOut, out)
@@ -173,7 +173,7 @@ final class DeviceNode {
         }
     }
 
-    func command<C: DeviceContext>(_ c: DeviceCommand, _ out: Performing<C>) {
+    func command<C: DeviceHost>(_ c: DeviceCommand, _ out: Performing<C>) {
         switch c {
         case .update(let id, let size):
             if isMember, let c = config.chunking { senderUpdateChunked(objectID: id, size: size, c, out) }
@@ -188,7 +188,7 @@ final class DeviceNode {
         }
     }
 
-    func timer<C: DeviceContext>(_ t: DeviceTimer, _ out: Performing<C>) {
+    func timer<C: DeviceHost>(_ t: DeviceTimer, _ out: Performing<C>) {
         switch t {
         case .confirm:
             if let p = config.confirm.period {
@@ -224,7 +224,7 @@ final class DeviceNode {
 
     /// Going offline or back online (`setOnline` of the membership core); going offline breaks
     /// every open connection, whose requests fail in request order.
-    func connectivity<C: DeviceContext>(_ on: Bool, _ out: Performing<C>) {
+    func connectivity<C: DeviceHost>(_ on: Bool, _ out: Performing<C>) {
         let wasOnline = online
         setOnline(on, out)
         guard wasOnline && !online else { return }
@@ -251,7 +251,7 @@ final class DeviceNode {
         out.request(request(call, to: server, purpose: purpose))
     }
 
-    func complete<C: DeviceContext>(_ id: Int, _ outcome: consuming RequestOutcome, _ out: Performing<C>) {
+    func complete<C: DeviceHost>(_ id: Int, _ outcome: consuming RequestOutcome, _ out: Performing<C>) {
         guard let purpose = pending.remove(id) else { return }  // late or duplicate
         reply(to: purpose, outcome, out)
     }

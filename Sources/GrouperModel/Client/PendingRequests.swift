@@ -34,12 +34,17 @@ struct PendingRequests: Sendable {
         count += 1
     }
 
-    /// Closes request `id`: its purpose, or nil when it is not open (late or duplicate).
+    /// Closes request `id`: its purpose, or nil when it is not open (late or duplicate). The
+    /// oldest open request (at `head`, never a hole) is tried first: answers mostly come back
+    /// in request order.
     mutating func remove(_ id: Int) -> RequestPurpose? {
-        var lo = head, hi = end
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if entries[mid].id < id { lo = mid + 1 } else { hi = mid }
+        var lo = head
+        if lo < end && entries[lo].id != id {
+            var hi = end
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if entries[mid].id < id { lo = mid + 1 } else { hi = mid }
+            }
         }
         guard lo < end && entries[lo].id == id, let purpose = entries[lo].purpose else { return nil }
         entries[lo].purpose = nil

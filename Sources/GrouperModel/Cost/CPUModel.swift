@@ -3,7 +3,7 @@ import SimKernel
 /// Each simulated device's one CPU: work runs in the order it is asked for, each piece
 /// starting when the device is free and no earlier than the moment it is asked.
 ///
-/// The simulator's side of `DeviceContext.useCPU` (see `SimulatedDevice`): the client only
+/// The simulator's side of `DeviceContext.useCPU` (see `SimulatedDeviceNode`): the client only
 /// says how much CPU time its work costs (`DeviceProfile`) and is told when it is done.
 struct CPUModel: Sendable {
     private var freeAt: [SimTime]

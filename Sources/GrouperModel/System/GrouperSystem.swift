@@ -44,17 +44,19 @@ public final class GrouperSystem {
         for i in 0..<config.devices {
             let node = DeviceNode(index: i, world: world, rng: sim.randomStream(for: "device-\(i)"))
             world.deviceNodes.append(node)
-            world.deviceComponents.append(sim.add(SimulatedDeviceNode(node, world: world)))
+            let adapter = SimulatedDeviceNode(node, world: world, sim: sim)
+            world.deviceAdapters.append(adapter)
+            world.deviceComponents.append(sim.add(adapter))
         }
         var phases = sim.randomStream(for: "sweep-phases")
         for j in 0..<config.servers {
             let phase = SimDuration(nanoseconds: Int64(phases.nextDouble() * Double(config.sweepPeriod.nanoseconds)))
             sim.schedule(.sweep, to: world.serverComponents[j], after: config.alignedSweeps ? .zero : phase)
         }
-        let owner = world.deviceNodes[0]
-        owner.createGroup(owner.performing(SimulatedDevice(sim: sim, world: world, device: 0)))
-        for i in config.startMembers.dropFirst() { owner.invite(i, owner.performing(SimulatedDevice(sim: sim, world: world, device: 0))) }
-        for d in world.deviceNodes { d.startTimers(SimulatedDevice(sim: sim, world: world, device: d.index)) }
+        let owner = world.deviceAdapters[0]
+        owner.device.createGroup(owner.sink)
+        for i in config.startMembers.dropFirst() { owner.device.invite(i, owner.sink) }
+        for a in world.deviceAdapters { a.device.startTimers(a) }
     }
 
     deinit { world.releaseNodes() }

@@ -24,6 +24,8 @@ final class World {
     var deviceComponents: [ComponentID] = []
     var serverComponents: [ComponentID] = []
     var deviceNodes: [DeviceNode] = []
+    /// Each device's kernel component, which is its context too (`SimulatedDeviceNode`).
+    var deviceAdapters: [SimulatedDeviceNode] = []
     var serverNodes: [ServerNode] = []
     var counters: ProtocolCounters
     var log: [ProtocolLogEntry] = []
@@ -59,8 +61,11 @@ final class World {
     func wasUploaded(_ id: String) -> Bool { record.wasUploaded(id) }
     func writeIndex(of v: ObjectVersion) -> Int? { record.writeIndex(of: v) }
 
-    /// Drops the world's references to its nodes, which hold it in turn.
+    /// Drops the world's references to its nodes, which hold it in turn, and the adapters'
+    /// references to the kernel, which holds them.
     func releaseNodes() {
+        for a in deviceAdapters { a.detach() }
+        deviceAdapters = []
         deviceNodes = []
         serverNodes = []
     }

@@ -3,7 +3,7 @@ import SimKernel
 @testable import GrouperModel
 
 /// Devices hold the run's parts and servers the run's `World` strongly, and a `GrouperSystem` breaks the
-/// world's references back to its nodes when it goes away: a device needs nobody else to
+/// world's references back to its nodes (and the device adapters' to the kernel) when it goes away: a device needs nobody else to
 /// keep its parts alive, and a finished run frees its world and nodes.
 @Suite struct NodeLifetimeTests {
     /// A member device built on a world nobody else references.
@@ -34,6 +34,7 @@ import SimKernel
         weak var world: World?
         weak var device: DeviceNode?
         weak var server: ServerNode?
+        weak var adapter: SimulatedDeviceNode?
         do {
             let system = try GrouperSystem(config: SystemConfig(devices: 3, servers: 3, k: 2, s: 2, ttl: .hours(1)))
             system.update(device: 0, objectID: "o", size: 50, at: .zero)
@@ -41,10 +42,12 @@ import SimKernel
             world = system.world
             device = system.world.deviceNodes[1]
             server = system.world.serverNodes[2]
-            #expect(world != nil && device != nil && server != nil)
+            adapter = system.world.deviceAdapters[2]
+            #expect(world != nil && device != nil && server != nil && adapter != nil)
         }
         #expect(world == nil)
         #expect(device == nil)
         #expect(server == nil)
+        #expect(adapter == nil, "the adapters hold the kernel, which holds them: the system breaks that cycle")
     }
 }

@@ -5,8 +5,8 @@ import Testing
 /// `DeviceContext` (docs/architecture.md, "The client's seam"): in `GrouperModel/Client`, only
 /// the context's simulated implementation names the kernel or World's reporting members.
 @Suite struct ClientSeamTests {
-    /// What only `SimulatedDevice` may use: the kernel, the network and CPU models, and World's
-    /// log, counters, timings and internal failures.
+    /// What only the simulated context (`SimulatedDeviceNode`) may use: the kernel, the network
+    /// and CPU models, and World's log, counters, timings and internal failures.
     static let simulatorOnly = [#"\bsim\."#, #"\bworld\.(log|counters|recordTiming|internalFailure|cpu|network)\b"#]
 
     @Test func onlyTheSimulatedContextReachesTheSimulatorAndWorldsReports() throws {
@@ -19,7 +19,7 @@ import Testing
     }
 
     /// A device is built from the run's directory, stores and record: only the adapter that
-    /// feeds it from the kernel (`SimulatedDevice`, `SimulatedDeviceNode`) names the `World`.
+    /// feeds it from the kernel (`SimulatedDeviceNode`) names the `World`.
     @Test func onlyTheAdapterNamesTheWorld() throws {
         let client = LayeringTests.sources.appendingPathComponent("GrouperModel/Client")
         let users = try LayeringTests.files(in: client)
@@ -29,11 +29,12 @@ import Testing
 
     /// The cores (sender, receiver, membership) take inputs and produce effects: only the
     /// adapter (`DeviceNode.swift`, the effects it performs in `ClientEffect.swift`, the
-    /// simulated context) and the context's own file name a `DeviceContext` or hold a `ctx`.
+    /// simulated context) and the context's own file name a `DeviceContext` (or a `DeviceHost`,
+    /// a context that names its device) or hold a `ctx`.
     @Test func onlyTheAdapterUsesTheContext() throws {
         let client = LayeringTests.sources.appendingPathComponent("GrouperModel/Client")
         let users = try LayeringTests.files(in: client)
-            .filter { $0.text.range(of: #"\bDeviceContext\b|\bctx\b"#, options: .regularExpression) != nil }.map(\.name)
+            .filter { $0.text.range(of: #"\bDevice(Context|Host)\b|\bctx\b"#, options: .regularExpression) != nil }.map(\.name)
         #expect(users.sorted() == ["ClientEffect.swift", "DeviceContext.swift", "DeviceNode+Simulation.swift", "DeviceNode.swift"])
     }
 }
