@@ -157,7 +157,8 @@ protocol DeviceHost: DeviceContext {
     var node: DeviceNode { get }
     /// Performs one effect of `node` through this context: `node.perform(effect, self)`,
     /// inlined. Called on the host, where the device is a field of the borrowed host, so the
-    /// device is not retained around the effect (through the sink it was, for each request).
+    /// device is not retained around the effect (a sink holding the device would retain it for
+    /// each request).
     func perform(_ effect: consuming ClientEffect)
 }
 
