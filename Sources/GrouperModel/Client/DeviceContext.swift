@@ -5,7 +5,7 @@ import SimKernel
 ///
 /// The client's cores (sender, receiver, Algorithm 1, resends, membership) return their effects as
 /// `ClientEffect` values and `DeviceNode` performs them through this interface, so they do not
-/// know they are simulated: `SimulatedDevice` implements it on the kernel and the network
+/// know they are simulated: `SimulatedDeviceNode` implements it on the kernel and the network
 /// model, and a test can script it. What the
 /// device reports about itself (protocol log, counters, transfer timings, internal failures)
 /// goes through it too. The rest of what a device touches are the run's parts that need no
