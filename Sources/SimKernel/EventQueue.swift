@@ -208,12 +208,12 @@ public struct EventQueue<Payload> {
     /// (`releaseSlot`) and moves the payload straight into its component's handler, with no
     /// copy on the way. With a `limit`, an earliest live event later than it stays (nil):
     /// `Simulation.run(until:)` pops without a separate peek.
-    @inlinable
+    @inlinable @inline(__always)
     mutating func popMinKeyUnshared() -> (time: SimTime, handle: EventHandle)? {
         popMinKey(limited: false, notAfter: .max)
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     mutating func popMinKeyUnshared(notAfter limit: Int64) -> (time: SimTime, handle: EventHandle)? {
         popMinKey(limited: true, notAfter: limit)
     }
