@@ -13,21 +13,30 @@ public struct MessageIDGenerator: Sendable {
 
     public mutating func next() -> String { Self.make(using: &rng) }
 
-    /// One id from `rng`.
+    /// One id from `rng`: the 36 bytes written straight into the string's storage, each hex
+    /// digit computed (`MessageIDTests` compares it with a nibble-by-nibble writer).
     public static func make(using rng: inout Xoshiro256StarStar) -> String {
         var hi = rng.next(), lo = rng.next()
         hi = (hi & ~0xF000) | 0x4000                                  // version 4
         lo = (lo & 0x3FFF_FFFF_FFFF_FFFF) | 0x8000_0000_0000_0000     // variant 10xx
-        let digits = Array("0123456789ABCDEF".utf8)
-        var out: [UInt8] = []
-        out.reserveCapacity(36)
-        for (i, word) in [hi, lo].enumerated() {
-            for nibble in 0..<16 {
-                let pos = i * 16 + nibble
-                if pos == 8 || pos == 12 || pos == 16 || pos == 20 { out.append(UInt8(ascii: "-")) }
-                out.append(digits[Int((word >> UInt64(60 - 4 * nibble)) & 15)])
+        return String(unsafeUninitializedCapacity: 36) { buffer in
+            let p = buffer.baseAddress!
+            @inline(__always) func hex(_ word: UInt64, _ digits: Int, to start: Int) {
+                var w = word
+                var k = start + digits
+                while k > start {
+                    k -= 1
+                    let v = UInt8(truncatingIfNeeded: w & 15)
+                    p[k] = v < 10 ? UInt8(ascii: "0") + v : UInt8(ascii: "A") - 10 + v
+                    w >>= 4
+                }
             }
+            hex(hi >> 32, 8, to: 0); p[8] = UInt8(ascii: "-")
+            hex(hi >> 16, 4, to: 9); p[13] = UInt8(ascii: "-")
+            hex(hi, 4, to: 14); p[18] = UInt8(ascii: "-")
+            hex(lo >> 48, 4, to: 19); p[23] = UInt8(ascii: "-")
+            hex(lo, 12, to: 24)
+            return 36
         }
-        return String(decoding: out, as: UTF8.self)
     }
 }
