@@ -280,3 +280,12 @@ final class DeviceNode {
         }
     }
 }
+
+extension DeviceNode {
+    /// `delivery.hasReceived(from:sequence:)`, read in place through `inout` (the observers ask
+    /// it per stored re-upload; a read of `delivery` out of the node retains every array of it).
+    func hasReceived(from sender: String, sequence: Int) -> Bool {
+        func ask(_ d: inout DeliveryState) -> Bool { d.hasReceived(from: sender, sequence: sequence) }
+        return ask(&delivery)
+    }
+}
