@@ -10,8 +10,13 @@ extension DeviceNode {
         while count < outbox.count && count < config.batchLimit
             && (count < batchCap || config.variant == .asBuilt) && count < chunkBatchLimit
             && outbox[count].shareReceiver == first.shareReceiver { count += 1 }
-        let items = Array(outbox.prefix(count))
-        outbox.removeFirst(count)
+        var items: [OutboxItem] = []
+        if count == outbox.count {
+            swap(&items, &outbox)   // the whole outbox: taken, no item copied and destroyed
+        } else {
+            items = Array(outbox.prefix(count))
+            outbox.removeFirst(count)
+        }
         var perServer = Array(repeating: [ShareUpload](), count: config.servers)
         for j in perServer.indices { perServer[j].reserveCapacity(count) }
         var jsonBytes = 0, work = SharingWork()
