@@ -77,7 +77,7 @@ public struct DeliveryState: Sendable {
     public func highestContiguous(from sender: String) -> Int { senders.number(ifKnown: sender).map(Int.init).map { contiguousBy[$0] } ?? 0 }
 
     /// Whether the normal message (`sender`, `sequence`) was received (in the contiguous prefix or above it).
-    public func hasReceived(from sender: String, sequence: Int) -> Bool {
+    @inline(__always) public func hasReceived(from sender: String, sequence: Int) -> Bool {
         guard let n = senders.number(ifKnown: sender).map(Int.init) else { return false }
         return sequence <= contiguousBy[n] || aboveBy[n]?.contains(sequence) == true
     }

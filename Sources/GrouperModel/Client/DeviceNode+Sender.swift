@@ -22,14 +22,12 @@ struct UploadJob: Sendable {
 }
 
 extension DeviceNode {
-    var email: String { "d\(index)@group.test" }
-
     func seconds(_ time: SimTime) -> Int64 { time.nanoseconds / 1_000_000_000 }
 
     func makeMessage(_ type: MessageType, content: String, sequence: Int, objectID: String, receiver: String,
                      at now: SimTime) -> GrouperMessage {
         let m = GrouperMessage(type: type, content: content, sequence: sequence, objectClass: "Record",
-                               objectID: objectID, receiver: receiver, sender: node, email: email, name: "D\(index)",
+                               objectID: objectID, receiver: receiver, sender: node, email: email, name: wireName,
                                sendTime: seconds(now), messageID: MessageIDGenerator.make(using: &rng))
         record.messageObserver?(m)
         return m

@@ -69,4 +69,8 @@ extension DeviceNode {
 struct ReuploadKey: Hashable, Sendable {
     let messageID: String
     let requester: String
+
+    /// The message id alone: equal keys have equal ids, a message is rarely answered for more
+    /// than one requester at once, and each string hashed costs a pass of SipHash over it.
+    func hash(into h: inout Hasher) { h.combine(messageID) }
 }

@@ -10,11 +10,18 @@ extension DeviceNode {
         while count < outbox.count && count < config.batchLimit
             && (count < batchCap || config.variant == .asBuilt) && count < chunkBatchLimit
             && outbox[count].shareReceiver == first.shareReceiver { count += 1 }
-        let items = Array(outbox.prefix(count))
-        outbox.removeFirst(count)
+        var items: [OutboxItem] = []
+        if count == outbox.count {
+            swap(&items, &outbox)   // the whole outbox: taken, no item copied and destroyed
+        } else {
+            items = Array(outbox.prefix(count))
+            outbox.removeFirst(count)
+        }
         var perServer = Array(repeating: [ShareUpload](), count: config.servers)
+        for j in perServer.indices { perServer[j].reserveCapacity(count) }
         var jsonBytes = 0, work = SharingWork()
         var kept: [OutboxItem] = []
+        kept.reserveCapacity(count)
         for item in items {
             let bytes = stores.pipeline.encoded(item.message, knownNumber: stores.registry.knownNumber(item.message.messageID))
             record.noteSent(bytes)
@@ -47,44 +54,46 @@ extension DeviceNode {
     }
 
     func uploadReady(_ id: Int, _ out: some EffectSink) {
-        guard var j = job, j.id == id else { return }
-        let perServer = j.perServer
-        j.perServer = []
-        j.ready = out.now
-        job = j
+        guard job?.id == id else { return }
+        // The job is changed in place (a copy out and back retains and releases all of it).
+        var perServer: [[ShareUpload]] = []
+        swap(&perServer, &job!.perServer)
+        job!.ready = out.now
+        let items = job!.items
         for server in 0..<config.servers {
-            for item in j.items { out.count(.sharePuts, type: item.message.type) }
+            for item in items { out.count(.sharePuts, type: item.message.type) }
             send(.transferPut(perServer[server]), to: server,
                  purpose: .put(jobID: id, server: server, count: perServer[server].count), out)
         }
     }
 
     func putDone(job id: Int, server: Int, count: Int, _ outcome: RequestOutcome, _ out: some EffectSink) {
-        guard var j = job, j.id == id else {
+        guard job?.id == id else {
             lateAnswer(job: id, stored: outcome == .reply(.stored(count)), out)
             return
         }
-        j.answered += 1
+        job!.answered += 1
         if outcome == .reply(.stored(count)) {
-            j.okServers.append(server)
-            j.lastAnswerFailed = false
-            for item in j.items { out.count(.sharesStored, type: item.message.type) }
+            job!.okServers.append(server)
+            job!.lastAnswerFailed = false
+            for item in job!.items { out.count(.sharesStored, type: item.message.type) }
         } else {
-            j.failed += 1
-            j.lastAnswerFailed = true
-            if outcome == .timedOut { j.timedOut += 1 }
+            job!.failed += 1
+            job!.lastAnswerFailed = true
+            if outcome == .timedOut { job!.timedOut += 1 }
         }
-        job = j
         evaluate(out)
     }
 
     /// Thesis: decide as soon as ok ≥ s or ok ≥ s became impossible. As-built: wait for all.
     func evaluate(_ out: some EffectSink) {
-        guard let j = job else { return }
+        guard job != nil else { return }
         let n = config.servers, s = config.s
+        let (answered, ok, failed) = (job!.answered, job!.okServers.count, job!.failed)
         if config.variant == .asBuilt && config.asBuilt.verdictWaitsForAllServers {
-            guard j.answered == n else { return }
-            if config.asBuilt.lastFailureWedgesSender && j.lastAnswerFailed {
+            guard answered == n else { return }
+            if config.asBuilt.lastFailureWedgesSender && job!.lastAnswerFailed {
+                let j = job!
                 wedged = true
                 wedgedItems += j.items
                 reuploadsSettled(j.items)
@@ -96,10 +105,10 @@ extension DeviceNode {
                 out.log("wedged: last server failed; \(j.items.count) message(s) never finalised")
                 return
             }
-            decide(j.okServers.count >= s, out)
-        } else if j.okServers.count >= s {
+            decide(ok >= s, out)
+        } else if ok >= s {
             decide(true, out)
-        } else if j.failed > n - s {
+        } else if failed > n - s {
             decide(false, out)
         }
     }
@@ -126,8 +135,7 @@ extension DeviceNode {
     }
 
     func decide(_ success: Bool, _ out: some EffectSink) {
-        guard let j = job else { return }
-        job = nil
+        guard let j = job.take() else { return }
         if j.answered < config.servers {
             lateJobs[j.id] = LateJob(types: j.items.map(\.message.type),
                                      numbers: j.items.map { stores.registry.idNumber($0.message.messageID) },

@@ -35,6 +35,8 @@ struct OutboxItem: Sendable {
 final class DeviceNode {
     let name: String
     let index: Int
+    /// The `email` and `name` fields of this device's messages (built once, not per message).
+    let email: String, wireName: String
     let directory: GroupDirectory
     let stores: SharedStores
     let record: RunRecord
@@ -137,6 +139,8 @@ final class DeviceNode {
     init(index: Int, directory: GroupDirectory, stores: SharedStores, record: RunRecord, rng: Xoshiro256StarStar) {
         self.index = index
         self.name = "device-\(index + 1)"
+        email = "d\(index)@group.test"
+        wireName = "D\(index)"
         self.directory = directory
         self.stores = stores
         self.record = record
@@ -278,5 +282,14 @@ final class DeviceNode {
         case .roundProcessed(let id): roundProcessed(id, out)
         default: break
         }
+    }
+}
+
+extension DeviceNode {
+    /// `delivery.hasReceived(from:sequence:)`, read in place through `inout` (the observers ask
+    /// it per stored re-upload; a read of `delivery` out of the node retains every array of it).
+    func hasReceived(from sender: String, sequence: Int) -> Bool {
+        func ask(_ d: inout DeliveryState) -> Bool { d.hasReceived(from: sender, sequence: sequence) }
+        return ask(&delivery)
     }
 }

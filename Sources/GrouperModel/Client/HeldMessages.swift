@@ -30,8 +30,9 @@ struct HeldMessages: Sendable {
             if !testAndSet(s, sequence) { count += 1 }
             top[s] = max(top[s], sequence)
             let first = index.adopt(slot: s, sequence: sequence, handle: handle)
-            Self.put(&exceptions[s], sequence, first == handle ? nil : handle)
-            if Self.find(overflow[s], sequence) != nil {  // now in range
+            // Putting nil into an empty list changes nothing: most senders have no exceptions.
+            if first != handle || !exceptions[s].isEmpty { Self.put(&exceptions[s], sequence, first == handle ? nil : handle) }
+            if !overflow[s].isEmpty && Self.find(overflow[s], sequence) != nil {  // now in range
                 Self.put(&overflow[s], sequence, nil)
                 count -= 1
             }

@@ -66,16 +66,19 @@ public struct CounterKey: Hashable, Comparable, Sendable {
 
 /// Counters per (kind, device, type, window). Lookups use a dictionary; every listing is sorted.
 ///
-/// A device mostly bumps one cell again and again (its rebuilt updates, round after round), so
-/// each device's last cell and what it gained since are kept aside (`recent`) and go into the
-/// dictionary only when that device bumps another cell: a repeat hashes nothing. Every read
-/// (`total`, `rows`) includes them, so the counts read are the dictionary's alone would be
+/// A device mostly bumps a few cells again and again (its rebuilt updates round after round;
+/// an upload's puts, stored shares and uploads in turn), so each device's last `ways` cells and
+/// what they gained since are kept aside (`recent`); a cell goes into the dictionary only when
+/// the device bumps `ways` others after it: a repeat hashes nothing. Every read (`total`,
+/// `rows`) includes them, so the counts read are the dictionary's alone would be
 /// (`ProtocolCountersTests`).
 public struct ProtocolCounters: Sendable {
     public let ttl: SimDuration
     var table: [CounterKey: Int] = [:]
-    /// Per device index: its last bumped cell and the amount not yet in `table`.
+    /// Device d's cells aside in `recent[d * ways ..< (d + 1) * ways]`, each with the amount
+    /// not yet in `table`: the most recently added first, empty ones (nil) last.
     private var recent: [(key: CounterKey, amount: Int)?] = []
+    static let ways = 4
     /// Devices with a cell aside, at most (larger indices go straight to `table`).
     static let recentDevices = 1 << 12
 
@@ -86,12 +89,15 @@ public struct ProtocolCounters: Sendable {
         let w = Int(time.nanoseconds / max(ttl.nanoseconds, 1))
         let key = CounterKey(kind: kind, device: device, type: type, window: w)
         guard device >= 0 && device < Self.recentDevices else { table[key, default: 0] += amount; return }
-        if device >= recent.count { recent.append(contentsOf: repeatElement(nil, count: device + 1 - recent.count)) }
-        if let r = recent[device] {
-            if r.key == key { recent[device]!.amount += amount; return }
-            table[r.key, default: 0] += r.amount
+        let base = device * Self.ways, end = base + Self.ways
+        if end > recent.count { recent.append(contentsOf: repeatElement(nil, count: end - recent.count)) }
+        for i in base..<end {
+            guard let r = recent[i] else { break }
+            if r.key == key { recent[i]!.amount += amount; return }
         }
-        recent[device] = (key, amount)
+        if let oldest = recent[end - 1] { table[oldest.key, default: 0] += oldest.amount }
+        for i in stride(from: end - 1, to: base, by: -1) { recent[i] = recent[i - 1] }
+        recent[base] = (key, amount)
     }
 
     /// Sum over every cell matching the given filters (nil = any).

@@ -87,9 +87,13 @@ public struct GrouperMessage: Sendable {
     /// or for boxes at the same address at different times. Multiplicative (Fibonacci): each
     /// of the low bits depends on the address's low 24 bits and more.
     var storageHash: Int {
-        let bits = UInt64(UInt(bitPattern: ObjectIdentifier(fields)))
+        let bits = UInt64(storageAddress)
         return Int(truncatingIfNeeded: (bits &* 0x9E37_79B9_7F4A_7C15) >> 24)
     }
+
+    /// The address of the box (never 0): equal only for values sharing a box, or for boxes at
+    /// the same address at different times.
+    var storageAddress: UInt { UInt(bitPattern: ObjectIdentifier(fields)) }
 
     /// Bytes of one box (for `RetainedState`): object header and fields, not the strings' storage.
     static var boxBytes: Int { 16 + 3 * 8 + 8 * MemoryLayout<String>.stride }

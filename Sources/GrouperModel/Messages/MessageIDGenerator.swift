@@ -15,7 +15,7 @@ public struct MessageIDGenerator: Sendable {
 
     /// One id from `rng`: the 32 nibbles of two draws, most significant first, written eight
     /// at a time straight into the string's storage (a sender makes one per update).
-    /// `MessageIDGeneratorTests` compares it with a reference that builds the id digit by digit.
+    /// `MessageIDTests` compares it with the nibble-by-nibble writer.
     public static func make(using rng: inout Xoshiro256StarStar) -> String {
         var hi = rng.next(), lo = rng.next()
         hi = (hi & ~0xF000) | 0x4000                                  // version 4

@@ -138,7 +138,11 @@ public struct UntrustedServer: Sendable {
 
     mutating func notify(_ g: Int, from u: Int, receiver: String) -> Result<ServerReply, ServerError> {
         if receiver == GrouperMessage.multicast {
-            return .success(.notified(pushTargets(group: g).compactMap { $0.user == u ? nil : $0.node }))
+            let targets = pushTargets(group: g)
+            var nodes: [String] = []
+            nodes.reserveCapacity(targets.count)
+            for t in targets where t.user != u { nodes.append(t.node) }
+            return .success(.notified(nodes))
         }
         let members = users.indices.filter { users[$0].group == g && $0 != u }
         guard let r = members.first(where: { users[$0].node == receiver }) else {

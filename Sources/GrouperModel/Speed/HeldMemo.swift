@@ -9,11 +9,15 @@
 /// picks the set; each set keeps its more recently used entry first). An entry keeps its
 /// message alive, so a box address is never reused while an entry names it; a hit requires
 /// the very same box (hence an equal message), for which `intern` and `slot(of:)` would
-/// return the remembered answers again (both only append). Speed only, single-threaded, one
-/// per run.
+/// return the remembered answers again (both only append). An entry is found by its box's
+/// address (`box`), an integer compare, so a look-up retains nothing. Speed only,
+/// single-threaded, one per run.
 final class HeldMemo {
     private struct Entry {
+        /// Keeps the box alive, so no other box takes its address while the entry names it.
         var message: GrouperMessage?
+        /// `message`'s `storageAddress` (0: no message).
+        var box: UInt = 0
         /// -1: not asked yet (then `slot` is -1 too).
         var handle: Int32 = -1
         var slot = -1
@@ -48,18 +52,28 @@ final class HeldMemo {
 
     /// The index of the entry of this very message box, moved first in its set; nil if none.
     @inline(__always) private func find(_ m: GrouperMessage) -> Int? {
-        let i = 2 * (m.storageHash & (sets - 1))
-        if let old = entries[i].message, GrouperMessage.sameStorage(old, m) { return i }
-        guard let old = entries[i + 1].message, GrouperMessage.sameStorage(old, m) else { return nil }
-        entries.swapAt(i, i + 1)
+        let i = 2 * (m.storageHash & (sets - 1)), box = m.storageAddress
+        if entries[i].box == box { return i }
+        guard entries[i + 1].box == box else { return nil }
+        swapWays(i)
         return i
+    }
+
+    /// Swaps entries `i` and `i + 1` by moving their bytes (no retain or release).
+    @inline(__always) private func swapWays(_ i: Int) {
+        entries.withUnsafeMutableBufferPointer { b in
+            let p = b.baseAddress! + i
+            let first = p.move()
+            p.moveInitialize(from: p + 1, count: 1)
+            (p + 1).initialize(to: first)
+        }
     }
 
     /// Puts `e` first in its message's set, dropping the set's less recently used entry;
     /// returns its index.
     @inline(__always) private func insert(_ e: Entry, for m: GrouperMessage) -> Int {
         let i = 2 * (m.storageHash & (sets - 1))
-        entries.swapAt(i, i + 1)
+        swapWays(i)
         entries[i] = e
         return i
     }
@@ -80,7 +94,7 @@ final class HeldMemo {
             }
             return (entries[i].handle, entries[i].slot)
         }
-        let e = Entry(message: m, handle: registry.intern(m), slot: index.slot(of: m.sender))
+        let e = Entry(message: m, box: m.storageAddress, handle: registry.intern(m), slot: index.slot(of: m.sender))
         _ = insert(e, for: m)
         return (e.handle, e.slot)
     }
@@ -93,7 +107,7 @@ final class HeldMemo {
             return UInt32(entries[i].sender)
         }
         let n = senders.number(of: m.sender)
-        _ = insert(Entry(message: m, sender: n), for: m)
+        _ = insert(Entry(message: m, box: m.storageAddress, sender: n), for: m)
         return UInt32(n)
     }
 

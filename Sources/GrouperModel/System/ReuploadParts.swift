@@ -120,8 +120,8 @@ extension World {
     /// Device index of node `node` and whether its Algorithm 1 state has received the normal
     /// message `m` (sender, sequence); nil for a node that is no device of the run.
     func requesterHolds(_ node: String, _ m: GrouperMessage) -> (index: Int, holds: Bool)? {
-        guard let r = directory.deviceByNode[node], r < deviceNodes.count else { return nil }
-        return (r, deviceNodes[r].delivery.hasReceived(from: m.sender, sequence: m.sequence))
+        guard let r = directory.device(ofNode: node), r < deviceNodes.count else { return nil }
+        return (r, deviceNodes[r].hasReceived(from: m.sender, sequence: m.sequence))
     }
 }
 

@@ -2,7 +2,7 @@ import Testing
 import SimKernel
 @testable import GrouperModel
 
-/// `ProtocolCounters` keeps each device's last cell aside; what it reads must be what a plain
+/// `ProtocolCounters` keeps each device's last cells aside; what it reads must be what a plain
 /// dictionary of every bump reads.
 @Suite struct ProtocolCountersTests {
     /// Random bumps (runs of one cell per device, devices interleaved, windows passing, amounts
