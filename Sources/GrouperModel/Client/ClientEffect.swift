@@ -86,8 +86,9 @@ protocol EffectSink {
     /// Takes the next effect, in the order the core produces them.
     func take(_ effect: consuming ClientEffect)
     /// Takes a request effect given by its parts: `take(.request(ClientRequest(…)))`, unless the
-    /// sink performs requests itself (`Performing`: the parts move into the server request, where
-    /// building a `ClientRequest` and taking it out of the effect copied its credentials and call).
+    /// sink performs requests itself (`Performing`: the parts move into the server request;
+    /// building a `ClientRequest` and taking it out of the effect would copy its credentials and
+    /// call, a retain each).
     func takeRequest(_ call: consuming ServerCall, server: Int, purpose: RequestPurpose,
                      credentials: consuming RequestCredentials, connected: Bool)
 }
