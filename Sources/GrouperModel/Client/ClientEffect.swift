@@ -85,12 +85,24 @@ protocol EffectSink {
     var logging: Bool { get }
     /// Takes the next effect, in the order the core produces them.
     func take(_ effect: consuming ClientEffect)
+    /// Takes a request effect given by its parts: `take(.request(ClientRequest(…)))`, unless the
+    /// sink performs requests itself (`Performing`: the parts move into the server request;
+    /// building a `ClientRequest` and taking it out of the effect would copy its credentials and
+    /// call, a retain each).
+    func takeRequest(_ call: consuming ServerCall, server: Int, purpose: RequestPurpose,
+                     credentials: consuming RequestCredentials, connected: Bool)
 }
 
 /// The effects a core produces, by kind. Each is inlined into the core that calls it, so with
 /// the adapter's sink the effect value is not built: the core runs the adapter's code for that
 /// effect directly.
 extension EffectSink {
+    func takeRequest(_ call: consuming ServerCall, server: Int, purpose: RequestPurpose,
+                     credentials: consuming RequestCredentials, connected: Bool) {
+        take(.request(ClientRequest(call: call, server: server, purpose: purpose, credentials: credentials,
+                                    connected: connected)))
+    }
+
     @inline(__always)
     func request(_ r: consuming ClientRequest) { take(.request(r)) }
 
@@ -160,6 +172,17 @@ protocol DeviceHost: DeviceContext {
     /// device is not retained around the effect (a sink holding the device would retain it for
     /// each request).
     func perform(_ effect: consuming ClientEffect)
+    /// Performs a request effect of `node` given by its parts (`EffectSink.takeRequest`).
+    func performRequest(_ call: consuming ServerCall, server: Int, purpose: RequestPurpose,
+                        credentials: consuming RequestCredentials, connected: Bool)
+}
+
+extension DeviceHost {
+    @inline(__always)
+    func performRequest(_ call: consuming ServerCall, server: Int, purpose: RequestPurpose,
+                        credentials: consuming RequestCredentials, connected: Bool) {
+        node.perform(call, server: server, purpose: purpose, credentials: credentials, connected: connected, self)
+    }
 }
 
 /// `context` serving `node`: a plain context (a test's scripted one) as a host.
@@ -215,6 +238,12 @@ extension DeviceNode {
 
         @inline(__always)
         func take(_ effect: consuming ClientEffect) { host.perform(effect) }
+
+        @inline(__always)
+        func takeRequest(_ call: consuming ServerCall, server: Int, purpose: RequestPurpose,
+                         credentials: consuming RequestCredentials, connected: Bool) {
+            host.performRequest(call, server: server, purpose: purpose, credentials: credentials, connected: connected)
+        }
     }
 
     /// The sink for an input arriving now through `host`, this device's host: the core's
@@ -265,21 +294,28 @@ extension DeviceNode {
         if let purpose = s.answer { setupAnswered(purpose, answer, performing(ctx)) }
     }
 
-    /// Numbers the request, remembers what it is for, and sends it once the CPU has built it
-    /// (the client's per-request cost delays the send); offline, it fails at once. Inlined where
-    /// the request is built, so its fields move into the server request without copies.
+    /// Performs a collected request (`perform(_:server:purpose:credentials:connected:_:)`).
     @inline(__always)
     func perform(_ r: consuming ClientRequest, _ ctx: some DeviceContext) {
+        perform(r.call, server: r.server, purpose: r.purpose, credentials: r.credentials, connected: r.connected, ctx)
+    }
+
+    /// Numbers the request, remembers what it is for, and sends it once the CPU has built it
+    /// (the client's per-request cost delays the send); offline, it fails at once. Inlined where
+    /// the request is built, so the call and credentials (consumed parameters) move into the
+    /// server request without copies.
+    @inline(__always)
+    func perform(_ call: consuming ServerCall, server: Int, purpose: RequestPurpose,
+                 credentials: consuming RequestCredentials, connected: Bool, _ ctx: some DeviceContext) {
         let id = ctx.takeRequestID()
-        pending.insert(id, r.purpose)
-        guard r.connected else {
+        pending.insert(id, purpose)
+        guard connected else {
             ctx.schedule(.response(requestID: id, outcome: .disconnected), after: .zero)
             return
         }
         let sentAt = ctx.useCPU(config.device.requestTime)
-        let bytes = WireSize.request(r.call, scheme: config.scheme) + costedWireBytes(r.call)
-        let server = r.server
-        let request = ServerRequest(requestID: id, device: index, credentials: r.credentials, call: r.call, sentAt: sentAt)
-        ctx.send(consume request, bytes: bytes, to: server)
+        let bytes = WireSize.request(call, scheme: config.scheme) + costedWireBytes(call)
+        ctx.send(ServerRequest(requestID: id, device: index, credentials: credentials, call: call, sentAt: sentAt),
+                 bytes: bytes, to: server)
     }
 }

@@ -41,6 +41,12 @@ final class SimulatedDeviceNode: SimComponent, DeviceHost {
     @inline(__always)
     func perform(_ effect: consuming ClientEffect) { device.perform(effect, self) }
 
+    @inline(__always)
+    func performRequest(_ call: consuming ServerCall, server: Int, purpose: RequestPurpose,
+                        credentials: consuming RequestCredentials, connected: Bool) {
+        device.perform(call, server: server, purpose: purpose, credentials: credentials, connected: connected, self)
+    }
+
     // MARK: DeviceContext
 
     var node: DeviceNode { device }

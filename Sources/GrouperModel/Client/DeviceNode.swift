@@ -249,10 +249,11 @@ final class DeviceNode {
         keys.map { RequestCredentials(groupID: groupID, key: $0 ?? "") }
     }
 
-    /// Asks for a request to server `server` (an effect of `out`).
+    /// Asks for a request to server `server` (an effect of `out`, the parts of
+    /// `request(_:to:purpose:)`).
     @inline(__always)
-    func send(_ call: ServerCall, to server: Int, purpose: RequestPurpose, _ out: some EffectSink) {
-        out.request(request(call, to: server, purpose: purpose))
+    func send(_ call: consuming ServerCall, to server: Int, purpose: RequestPurpose, _ out: some EffectSink) {
+        out.takeRequest(call, server: server, purpose: purpose, credentials: credentials[server], connected: online)
     }
 
     func complete<C: DeviceHost>(_ id: Int, _ outcome: consuming RequestOutcome, _ out: Performing<C>) {

@@ -74,14 +74,18 @@ struct SeenShareIDs: Sendable {
         return true
     }
 
-    /// Forgets the ids below `first`.
+    /// Forgets the ids below `first`. Nothing lies below it when the first kept id does not (the
+    /// usual list starts where the last one did): one comparison instead of a search.
+    @inline(__always)
     private mutating func dropFront(below first: Int) {
-        let r = firstRun(endingAtOrAfter: first, gallopFrom: head)
-        for i in head..<r { count -= runs[i].count }
-        head = r
         if head < runs.count && runs[head].lo < first {
-            count -= first - runs[head].lo
-            runs[head].lo = first
+            let r = firstRun(endingAtOrAfter: first, gallopFrom: head)
+            for i in head..<r { count -= runs[i].count }
+            head = r
+            if head < runs.count && runs[head].lo < first {
+                count -= first - runs[head].lo
+                runs[head].lo = first
+            }
         }
         if head >= 64 && head * 2 >= runs.count {
             runs.removeFirst(head)

@@ -16,7 +16,7 @@ extension ServerNode {
 
     /// The service's answer to `r` as this server sends it (honest unless misbehaving).
     func respond(_ r: ServerRequest, now: SimTime) -> Result<ServerReply, ServerError> {
-        let replaced = sharesBeingReplaced(r), firstID = server.nextShareID
+        let replaced = misbehaviours.stale ? sharesBeingReplaced(r) : nil, firstID = server.nextShareID
         let result = server.handle(r, now: now)
         if let replaced, case .success = result { rememberStale(replaced, firstID: firstID) }
         return misbehaviours.isEmpty ? result : misbehave(result)
