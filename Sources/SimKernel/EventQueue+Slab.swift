@@ -80,6 +80,9 @@ import SimPrefetch
             freeCount &-= 1
             i = Int(truncatingIfNeeded: freeSlots[freeCount])
             setState(i, seq)
+            // The slot the next push takes, if it comes first: in a burst of pushes (a
+            // server's notify) its cold line loads while this payload is written.
+            if freeCount > 0 { prefetch(Int(truncatingIfNeeded: freeSlots[freeCount &- 1])) }
         } else {
             if count == capacity { grow() }
             i = count
