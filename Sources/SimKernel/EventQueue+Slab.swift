@@ -4,13 +4,15 @@ import SimPrefetch
 /// is in use, its payload, side by side in one allocation (one cache line per event at
 /// large N), so a payload is moved in on push and moved out on pop: no copy of the event,
 /// no retain/release of what it carries. Its memory comes from `QueueMemory` (huge pages
-/// when large). Free slots form a LIFO list threaded through
-/// their state words (the slot freed by a pop is the one the next push reuses), so taking
-/// and returning a slot touches no other array.
+/// when large). Free slots wait on a LIFO stack of indices in an array of their own (the
+/// slot freed by a pop is the one the next push reuses): a burst of pushes (a server's
+/// notify) takes its slots from one warm array, where a list threaded through the free
+/// slots would load each cold slot before it could find the next.
 ///
 /// Audit notes: slot `i`'s state is at `base + i·stride`, its payload at `+ payloadOffset`.
-/// A state is a live event's seq (< 2⁴⁰), `seq | cancelledBit`, or `freeTag | (next + 1)`
-/// for a free slot whose successor on the free list is `next` (−1: none). A payload is
+/// A state is a live event's seq (< 2⁴⁰), `seq | cancelledBit`, or `freeTag` for a free
+/// slot; `freeSlots[0 ..< freeCount]` are the free slots, the most recently freed last,
+/// each once. A payload is
 /// initialized exactly while its slot is not free: `fill` initializes it, `take` moves it
 /// out and `discard` destroys it as they free the slot. `count ≤ capacity`; slots
 /// `count…` are untouched. `copy()` gives `EventQueue` its copy-on-write value semantics;
@@ -19,8 +21,9 @@ import SimPrefetch
     @exclusivity(unchecked) @usableFromInline var base: UnsafeMutableRawPointer
     @exclusivity(unchecked) @usableFromInline var count: Int = 0
     @exclusivity(unchecked) @usableFromInline var capacity: Int
-    /// First slot on the free list (−1: none).
-    @exclusivity(unchecked) @usableFromInline var freeHead: Int = -1
+    /// The free slots, the most recently freed at `freeCount − 1` (room for `capacity`).
+    @exclusivity(unchecked) @usableFromInline var freeSlots: UnsafeMutablePointer<Int32>
+    @exclusivity(unchecked) @usableFromInline var freeCount: Int = 0
 
     @inlinable static var freeTag: UInt64 { 1 << 62 }
     @inlinable static var payloadOffset: Int {
@@ -35,11 +38,13 @@ import SimPrefetch
     @usableFromInline init(capacity: Int) {
         self.capacity = Swift.max(capacity, 16)
         base = QueueMemory.allocate(byteCount: self.capacity * Self.stride, alignment: Self.alignment)
+        freeSlots = .allocate(capacity: self.capacity)
     }
 
     deinit {
         for i in 0..<count where !Self.isFree(state(i)) { payload(i).deinitialize(count: 1) }
         base.deallocate()
+        freeSlots.deallocate()
     }
 
     @inlinable @inline(__always) static func isFree(_ state: UInt64) -> Bool { state & freeTag != 0 }
@@ -57,21 +62,27 @@ import SimPrefetch
         (base + i &* Self.stride + Self.payloadOffset).assumingMemoryBound(to: Payload.self)
     }
 
-    /// Starts loading slot `i`'s cache line (a hint: it changes no value). `EventQueue` asks
+    /// Starts loading slot `i`'s cache lines (a hint: it changes no value). `EventQueue` asks
     /// for the slot of the event it will most likely pop next, so that miss overlaps with
     /// the current event's work instead of starting the next pop.
     @inlinable @inline(__always) func prefetch(_ i: Int) {
-        sim_prefetch(base + i &* Self.stride)
+        let slot = base + i &* Self.stride
+        sim_prefetch(slot)
+        // A slot wider than a line that starts late in one ends in the next.
+        if Self.stride > 64 { sim_prefetch(slot + (Self.stride &- 1)) }
     }
 
     /// Takes the most recently freed slot, or appends a new one; fills it with `payload`
     /// under state `seq` and returns its index.
     @inlinable @inline(__always) func store(seq: UInt64, _ payload: consuming Payload) -> Int {
         let i: Int
-        if freeHead >= 0 {
-            i = freeHead
-            freeHead = Int(truncatingIfNeeded: state(i) & ~Self.freeTag) &- 1
+        if freeCount > 0 {
+            freeCount &-= 1
+            i = Int(truncatingIfNeeded: freeSlots[freeCount])
             setState(i, seq)
+            // The slot the next push takes, if it comes first: in a burst of pushes (a
+            // server's notify) its cold line loads while this payload is written.
+            if freeCount > 0 { prefetch(Int(truncatingIfNeeded: freeSlots[freeCount &- 1])) }
         } else {
             if count == capacity { grow() }
             i = count
@@ -95,25 +106,23 @@ import SimPrefetch
     }
 
     @inlinable @inline(__always) func free(_ i: Int) {
-        setState(i, Self.freeTag | UInt64(truncatingIfNeeded: freeHead &+ 1))
-        freeHead = i
+        setState(i, Self.freeTag)
+        freeSlots[freeCount] = Int32(truncatingIfNeeded: i)
+        freeCount &+= 1
     }
 
     /// The free slots, most recently freed first.
-    var freeList: [Int] {
-        var out: [Int] = [], i = freeHead
-        while i >= 0 && out.count <= count {
-            out.append(i)
-            i = Int(truncatingIfNeeded: state(i) & ~Self.freeTag) - 1
-        }
-        return out
-    }
+    var freeList: [Int] { (0 ..< freeCount).reversed().map { Int(freeSlots[$0]) } }
 
     @usableFromInline func grow() {
         let bigger = QueueMemory.allocate(byteCount: capacity * 2 * Self.stride, alignment: Self.alignment)
         relocate(into: bigger, moving: true)
         base.deallocate()
         base = bigger
+        let biggerFree = UnsafeMutablePointer<Int32>.allocate(capacity: capacity * 2)
+        biggerFree.initialize(from: freeSlots, count: freeCount)
+        freeSlots.deallocate()
+        freeSlots = biggerFree
         capacity *= 2
     }
 
@@ -123,7 +132,8 @@ import SimPrefetch
         let c = EventSlab(capacity: capacity)
         relocate(into: c.base, moving: false)
         c.count = count
-        c.freeHead = freeHead
+        c.freeSlots.initialize(from: freeSlots, count: freeCount)
+        c.freeCount = freeCount
         return c
     }
 

@@ -116,7 +116,7 @@ public struct EventQueue<Payload> {
         let seq = nextSeq
         precondition(seq < Self.maxPushes, "EventQueue: more than 2^40 events scheduled")
         nextSeq &+= 1
-        precondition(slots.freeHead >= 0 || slots.count < Self.maxPending, "EventQueue: more than \(Self.maxPending) pending events")
+        precondition(slots.freeCount > 0 || slots.count < Self.maxPending, "EventQueue: more than \(Self.maxPending) pending events")
         let slot = UInt32(truncatingIfNeeded: slots.store(seq: seq, payload))
         let key = EventKey(time: time.nanoseconds, tag: seq << Self.slotBits | UInt64(slot))
         return (key, EventHandle(seq: seq, slot: slot))
@@ -234,6 +234,10 @@ public struct EventQueue<Payload> {
             if limited && live && top.biasedTime > biasedLimit { return nil }
             _ = QuaternaryHeap.removeTop(from: heap.buffer, sink: &heap.prefetchSink)
             heap.count &-= 1
+            // The new top is most likely the next pop: its slot, a cache miss with a few
+            // thousand events pending, loads while this event is handled. (An empty heap's
+            // top is a sentinel; prefetching any address is harmless.)
+            slots.prefetch(Int(heap.base[0].tag & Self.slotMask))
             if live { return (SimTime(nanoseconds: top.time), EventHandle(seq: seq, slot: UInt32(slot))) }
             slots.discard(slot)
             cancelledCount -= 1

@@ -97,4 +97,32 @@ struct EventSlabTests {
         #expect(handled == initial + 5_000)
         #expect(counter.live == 0)
     }
+
+    /// Slots are reused last freed first (the slot a pop frees is the next push's, so a
+    /// handler's event lands in a warm slot), through growth and a copy-on-write copy: every
+    /// push's slot against a plain model of the free slots, over random pushes and pops.
+    @Test(arguments: [1 as UInt64, 2, 3])
+    func slotsAreReusedLastFreedFirst(seed: UInt64) {
+        var rng = Xoshiro256StarStar(seed: seed)
+        var q = EventQueue<Int>(reservingCapacity: 4)
+        var free: [UInt32] = []   // the model: freed slots, the most recent last
+        var used: UInt32 = 0      // slots ever handed out
+        var mismatches = 0, pops = 0
+        for step in 0..<20_000 {
+            // Bursts of pushes and of pops, so the free slots pile up and run out.
+            if (step / 500) % 2 == 0 ? rng.next() % 10 < 7 : rng.next() % 10 < 3 {
+                let h = q.push(step, at: SimTime(nanoseconds: Int64(rng.next() % 500)))
+                let expected: UInt32
+                if let last = free.popLast() { expected = last } else { expected = used; used += 1 }
+                if h.slot != expected { mismatches += 1 }
+            } else if let e = q.popMin() {
+                free.append(e.handle.slot)
+                pops += 1
+            }
+            if step == 10_000 { var copy = q; copy.push(-1, at: .zero); _ = copy.popMin() }
+        }
+        #expect(pops > 5_000 && used > 100)
+        #expect(mismatches == 0)
+        #expect(q.checkInvariants() == nil)
+    }
 }
