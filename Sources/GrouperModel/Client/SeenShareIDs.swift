@@ -23,6 +23,10 @@ struct SeenShareIDs: Sendable {
     private(set) var count = 0
     /// Generation of the list the kept ids were last checked against (nil: never).
     private var checked: UInt64?
+    /// The first and last kept id (`Int.max` / `Int.min`: none), beside `count`: a device lists
+    /// once per round, long after its runs left the cache, and the shortcut for a list that
+    /// only added ids needs no more, so it reads no run.
+    private var firstID = Int.max, lastID = Int.min
 
     /// The kept ids, ascending.
     var ids: [Int] { runs[head...].flatMap { Array($0.lo...$0.hi) } }
@@ -39,13 +43,14 @@ struct SeenShareIDs: Sendable {
             runs.removeAll(keepingCapacity: true)
             head = 0
             count = 0
+            refreshEnds()
             checked = exact ? listed.generation : nil
             return ShareIDs()
         }
         dropFront(below: first)
         if exact, let c = checked, catchUp(from: c, to: listed) {
-            guard let last = runs.last, count > 0 else { return ShareIDs(listed) }
-            if let tail = listed.ids(after: last.hi, ifVisibleThrough: count) { return tail }
+            guard count > 0 else { return ShareIDs(listed) }
+            if let tail = listed.ids(after: lastID, ifVisibleThrough: count) { return tail }
         }
         var out = ShareIDs(), kept = SeenShareIDs()
         var r = head
@@ -57,6 +62,7 @@ struct SeenShareIDs: Sendable {
             runs = kept.runs
             head = 0
             count = kept.count
+            refreshEnds()
         }
         checked = exact ? listed.generation : nil
         return out
@@ -78,7 +84,7 @@ struct SeenShareIDs: Sendable {
     /// usual list starts where the last one did): one comparison instead of a search.
     @inline(__always)
     private mutating func dropFront(below first: Int) {
-        if head < runs.count && runs[head].lo < first {
+        if firstID < first {
             let r = firstRun(endingAtOrAfter: first, gallopFrom: head)
             for i in head..<r { count -= runs[i].count }
             head = r
@@ -86,6 +92,7 @@ struct SeenShareIDs: Sendable {
                 count -= first - runs[head].lo
                 runs[head].lo = first
             }
+            refreshEnds()
         }
         if head >= 64 && head * 2 >= runs.count {
             runs.removeFirst(head)
@@ -101,11 +108,23 @@ struct SeenShareIDs: Sendable {
         } else {
             runs.append(IDRun(lo: id, hi: id), liveFrom: &head)
         }
+        refreshEnds()
+    }
+
+    /// Sets `firstID` and `lastID` from the runs (after each change to them).
+    private mutating func refreshEnds() {
+        if head < runs.count {
+            firstID = runs[head].lo
+            lastID = runs[runs.count - 1].hi
+        } else {
+            firstID = .max
+            lastID = .min
+        }
     }
 
     /// Records a downloaded id (usually larger than all before it: O(1)).
     mutating func insert(_ id: Int) {
-        guard head < runs.count, runs[runs.count - 1].hi >= id else { append(id); return }
+        guard lastID >= id else { append(id); return }
         let r = firstRun(endingAtOrAfter: id)
         if runs[r].lo <= id { return }
         count += 1
@@ -116,6 +135,7 @@ struct SeenShareIDs: Sendable {
         case (false, true): runs[r].lo = id
         case (false, false): runs.insert(IDRun(lo: id, hi: id), at: r)
         }
+        refreshEnds()
     }
 
     /// Forgets an id, so the next list fetches that share again.
@@ -132,6 +152,7 @@ struct SeenShareIDs: Sendable {
             runs[r].hi = id - 1
             runs.insert(IDRun(lo: id + 1, hi: run.hi), at: r + 1)
         }
+        refreshEnds()
     }
 
     /// First run index (≥ head) whose last id is ≥ `id`. With `gallopFrom` (≤ the answer) the
