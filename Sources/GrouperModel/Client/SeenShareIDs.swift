@@ -25,11 +25,17 @@ struct SeenShareIDs: Sendable {
     private var checked: UInt64?
     /// The first and last kept id (`Int.max` / `Int.min`: none), beside `count`: a device lists
     /// once per round, long after its runs left the cache, and the shortcut for a list that
-    /// only added ids needs no more, so it reads no run.
+    /// only added ids needs no more, so it reads no run. `lastID` is the last run's end: an id
+    /// that extends the last run moves only `lastID`, and `settle` writes it into the run
+    /// before anything else reads the runs.
     private var firstID = Int.max, lastID = Int.min
 
     /// The kept ids, ascending.
-    var ids: [Int] { runs[head...].flatMap { Array($0.lo...$0.hi) } }
+    var ids: [Int] {
+        var live = Array(runs[head...])
+        if !live.isEmpty { live[live.count - 1].hi = lastID }
+        return live.flatMap { Array($0.lo...$0.hi) }
+    }
     /// Bytes of storage, dead front and spare capacity included (`RetainedState`).
     var capacityBytes: Int { runs.capacity * MemoryLayout<IDRun>.stride }
     /// Runs kept now (for tests).
@@ -52,6 +58,7 @@ struct SeenShareIDs: Sendable {
             guard count > 0 else { return ShareIDs(listed) }
             if let tail = listed.ids(after: lastID, ifVisibleThrough: count) { return tail }
         }
+        settle()
         var out = ShareIDs(), kept = SeenShareIDs()
         var r = head
         for id in listed {
@@ -59,6 +66,7 @@ struct SeenShareIDs: Sendable {
             if r < runs.count && runs[r].lo <= id { if exact { kept.append(id) } } else { out.append(id) }
         }
         if exact {
+            kept.settle()
             runs = kept.runs
             head = 0
             count = kept.count
@@ -85,6 +93,7 @@ struct SeenShareIDs: Sendable {
     @inline(__always)
     private mutating func dropFront(below first: Int) {
         if firstID < first {
+            settle()
             let r = firstRun(endingAtOrAfter: first, gallopFrom: head)
             for i in head..<r { count -= runs[i].count }
             head = r
@@ -103,12 +112,18 @@ struct SeenShareIDs: Sendable {
     /// Appends an id larger than all kept ones.
     private mutating func append(_ id: Int) {
         count += 1
-        if head < runs.count && runs[runs.count - 1].hi == id - 1 {
-            runs[runs.count - 1].hi = id
-        } else {
-            runs.append(IDRun(lo: id, hi: id), liveFrom: &head)
+        if lastID != .min && lastID == id - 1 {   // extends the last run: its end is `lastID`
+            lastID = id
+            return
         }
+        settle()
+        runs.append(IDRun(lo: id, hi: id), liveFrom: &head)
         refreshEnds()
+    }
+
+    /// Writes `lastID` into the last run (an append may have moved only `lastID`).
+    private mutating func settle() {
+        if lastID != .min && runs[runs.count - 1].hi != lastID { runs[runs.count - 1].hi = lastID }
     }
 
     /// Sets `firstID` and `lastID` from the runs (after each change to them).
@@ -125,6 +140,7 @@ struct SeenShareIDs: Sendable {
     /// Records a downloaded id (usually larger than all before it: O(1)).
     mutating func insert(_ id: Int) {
         guard lastID >= id else { append(id); return }
+        settle()
         let r = firstRun(endingAtOrAfter: id)
         if runs[r].lo <= id { return }
         count += 1
@@ -140,6 +156,7 @@ struct SeenShareIDs: Sendable {
 
     /// Forgets an id, so the next list fetches that share again.
     mutating func remove(_ id: Int) {
+        settle()
         let r = firstRun(endingAtOrAfter: id)
         guard r < runs.count && runs[r].lo <= id else { return }
         count -= 1
