@@ -34,10 +34,16 @@ public struct DeliveryState: Sendable {
     /// Run-wide sender slot → local number + 1 (0: not seen with a slot yet). A cache of
     /// `senders`: a slot always names the same sender (`HeldIndex` only appends).
     private var numberOfSlot: [Int] = []
-    private var contiguousBy: [Int] = []
-    /// Sequences received above the contiguous prefix, as runs (nil: none).
-    private var aboveBy: [SequenceRuns?] = []
-    private var lastAskBy: [(range: ClosedRange<Int>, at: SimTime)?] = []
+    /// What one sender's message needs, in one record per local number: a device handles a
+    /// round's messages long after its state left the cache, and each array reached per
+    /// message is a miss (one array of records instead of one per field).
+    private struct Sender: Sendable {
+        var contiguous = 0
+        /// Sequences received above the contiguous prefix, as runs (nil: none).
+        var above: SequenceRuns?
+        var lastAsk: (range: ClosedRange<Int>, at: SimTime)?
+    }
+    private var by: [Sender] = []
     var seenControl: Set<String> = []
     /// Control message ids handled, as `MessageRegistry` id numbers, when the caller gives
     /// them (one bit per id of the run instead of a set entry with its string per device).
@@ -50,36 +56,36 @@ public struct DeliveryState: Sendable {
 
     /// Highest contiguous normal sequence received per sender seen (0: none yet).
     public var contiguous: [String: Int] {
-        Dictionary(uniqueKeysWithValues: senderNames.indices.map { (senderNames[$0], contiguousBy[$0]) })
+        Dictionary(uniqueKeysWithValues: senderNames.indices.map { (senderNames[$0], by[$0].contiguous) })
     }
 
     /// Sequences received above the contiguous prefix, per sender that has any.
     var above: [String: Set<Int>] {
         get {
             var out: [String: Set<Int>] = [:]
-            for n in senderNames.indices { if let a = aboveBy[n] { out[senderNames[n]] = a.set } }
+            for n in senderNames.indices { if let a = by[n].above { out[senderNames[n]] = a.set } }
             return out
         }
         set {
-            for n in senderNames.indices { aboveBy[n] = newValue[senderNames[n]].map(SequenceRuns.init) }
-            for (sender, set) in newValue.sorted(by: { $0.key < $1.key }) { aboveBy[number(sender)] = SequenceRuns(set) }
+            for n in senderNames.indices { by[n].above = newValue[senderNames[n]].map(SequenceRuns.init) }
+            for (sender, set) in newValue.sorted(by: { $0.key < $1.key }) { by[number(sender)].above = SequenceRuns(set) }
         }
     }
 
     /// The last range asked of each sender, with when.
     var lastAsk: [String: (range: ClosedRange<Int>, at: SimTime)] {
         var out: [String: (range: ClosedRange<Int>, at: SimTime)] = [:]
-        for n in senderNames.indices { if let a = lastAskBy[n] { out[senderNames[n]] = a } }
+        for n in senderNames.indices { if let a = by[n].lastAsk { out[senderNames[n]] = a } }
         return out
     }
 
     /// Highest contiguous normal sequence received from `sender` (0 if none).
-    public func highestContiguous(from sender: String) -> Int { senders.number(ifKnown: sender).map(Int.init).map { contiguousBy[$0] } ?? 0 }
+    public func highestContiguous(from sender: String) -> Int { senders.number(ifKnown: sender).map(Int.init).map { by[$0].contiguous } ?? 0 }
 
     /// Whether the normal message (`sender`, `sequence`) was received (in the contiguous prefix or above it).
     @inline(__always) public func hasReceived(from sender: String, sequence: Int) -> Bool {
         guard let n = senders.number(ifKnown: sender).map(Int.init) else { return false }
-        return sequence <= contiguousBy[n] || aboveBy[n]?.contains(sequence) == true
+        return sequence <= by[n].contiguous || by[n].above?.contains(sequence) == true
     }
 
     /// The local number of `sender` (found through `slot` when given), assigned on first sight.
@@ -87,11 +93,7 @@ public struct DeliveryState: Sendable {
         if let slot, slot < numberOfSlot.count, numberOfSlot[slot] > 0 { return numberOfSlot[slot] - 1 }
         let n: Int
         n = Int(senders.number(of: sender))
-        if n == contiguousBy.count {
-            contiguousBy.append(0)
-            aboveBy.append(nil)
-            lastAskBy.append(nil)
-        }
+        if n == by.count { by.append(Sender()) }
         if let slot {
             if slot >= numberOfSlot.count { numberOfSlot.append(contentsOf: repeatElement(0, count: slot + 1 - numberOfSlot.count)) }
             numberOfSlot[slot] = n + 1
@@ -122,9 +124,9 @@ public struct DeliveryState: Sendable {
         if m.type.isNormal {
             // The sender's number once (from its slot: no hashing), then arrays.
             let s = number(m.sender, slot: senderSlot)
-            let last = contiguousBy[s]
-            let hasAbove = aboveBy[s] != nil   // no copy of the runs held across `record`
-            if checkDuplicates && (m.sequence <= last || (hasAbove && aboveBy[s]!.contains(m.sequence))) {
+            let last = by[s].contiguous
+            let hasAbove = by[s].above != nil   // no copy of the runs held across `record`
+            if checkDuplicates && (m.sequence <= last || (hasAbove && by[s].above!.contains(m.sequence))) {
                 return DeliveryActions(.duplicate(m))
             }
             var actions = DeliveryActions()
@@ -134,7 +136,7 @@ public struct DeliveryState: Sendable {
                 actions.append(ask)
             }
             if m.sequence <= next && !hasAbove {
-                contiguousBy[s] = m.sequence   // the next in order, nothing above: `record`'s result
+                by[s].contiguous = m.sequence   // the next in order, nothing above: `record`'s result
             } else {
                 record(s, m.sequence)
             }
@@ -171,7 +173,7 @@ public struct DeliveryState: Sendable {
 
     func hasNormal(_ sender: String, _ seq: Int) -> Bool {
         guard let n = senders.number(ifKnown: sender).map(Int.init) else { return false }
-        return seq <= contiguousBy[n] || (aboveBy[n]?.contains(seq) ?? false)
+        return seq <= by[n].contiguous || (by[n].above?.contains(seq) ?? false)
     }
 
     /// The local number of each of `names` (−1: never seen), for `hasNormal(number:_:)`: a
@@ -183,21 +185,21 @@ public struct DeliveryState: Sendable {
     /// `CheckerLookupTests` compares the two on random histories.
     func hasNormal(number n: Int, _ seq: Int) -> Bool {
         guard n >= 0 else { return false }
-        return seq <= contiguousBy[n] || (aboveBy[n]?.contains(seq) ?? false)
+        return seq <= by[n].contiguous || (by[n].above?.contains(seq) ?? false)
     }
 
     /// Marks (sender, seq) received and advances the contiguous mark.
     public mutating func record(_ sender: String, _ seq: Int) { record(number(sender), seq) }
 
     private mutating func record(_ n: Int, _ seq: Int) {
-        var c = contiguousBy[n]
+        var c = by[n].contiguous
         guard seq > c else { return }
-        var runs = aboveBy[n] ?? SequenceRuns()
-        aboveBy[n] = nil   // `runs` is then the only reference: it grows in place
+        var runs = by[n].above ?? SequenceRuns()
+        by[n].above = nil   // `runs` is then the only reference: it grows in place
         runs.insert(seq)
         if let hi = runs.removeConsecutive(from: c + 1) { c = hi }
-        contiguousBy[n] = c
-        aboveBy[n] = runs.isEmpty ? nil : runs
+        by[n].contiguous = c
+        by[n].above = runs.isEmpty ? nil : runs
     }
 
     /// The missing part of [lo, hi] as one range (lowest to highest missing) or, with `.holes`,
@@ -205,13 +207,13 @@ public struct DeliveryState: Sendable {
     private mutating func ask(_ n: Int, from lo: Int, to hi: Int, now: SimTime, retry: SimDuration,
                               ranges: ResendRanges = .span)
         -> DeliveryAction? {
-        let got = aboveBy[n] ?? SequenceRuns()
+        let got = by[n].above ?? SequenceRuns()
         guard let range = got.missingSpan(lo, hi) else { return nil }
-        if let prev = lastAskBy[n], prev.range.contains(range.lowerBound),
+        if let prev = by[n].lastAsk, prev.range.contains(range.lowerBound),
            prev.range.contains(range.upperBound), now - prev.at < retry {
             return nil
         }
-        lastAskBy[n] = (range, now)
+        by[n].lastAsk = (range, now)
         guard ranges == .holes else { return .askResend(sender: senderNames[n], range: range) }
         let holes = got.holes(in: range)
         return .askResend(sender: senderNames[n], range: range, holes: holes.count > 1 ? holes : nil)

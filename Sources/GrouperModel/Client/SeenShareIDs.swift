@@ -23,9 +23,19 @@ struct SeenShareIDs: Sendable {
     private(set) var count = 0
     /// Generation of the list the kept ids were last checked against (nil: never).
     private var checked: UInt64?
+    /// The first and last kept id (`Int.max` / `Int.min`: none), beside `count`: a device lists
+    /// once per round, long after its runs left the cache, and the shortcut for a list that
+    /// only added ids needs no more, so it reads no run. `lastID` is the last run's end: an id
+    /// that extends the last run moves only `lastID`, and `settle` writes it into the run
+    /// before anything else reads the runs.
+    private var firstID = Int.max, lastID = Int.min
 
     /// The kept ids, ascending.
-    var ids: [Int] { runs[head...].flatMap { Array($0.lo...$0.hi) } }
+    var ids: [Int] {
+        var live = Array(runs[head...])
+        if !live.isEmpty { live[live.count - 1].hi = lastID }
+        return live.flatMap { Array($0.lo...$0.hi) }
+    }
     /// Bytes of storage, dead front and spare capacity included (`RetainedState`).
     var capacityBytes: Int { runs.capacity * MemoryLayout<IDRun>.stride }
     /// Runs kept now (for tests).
@@ -39,14 +49,16 @@ struct SeenShareIDs: Sendable {
             runs.removeAll(keepingCapacity: true)
             head = 0
             count = 0
+            refreshEnds()
             checked = exact ? listed.generation : nil
             return ShareIDs()
         }
         dropFront(below: first)
         if exact, let c = checked, catchUp(from: c, to: listed) {
-            guard let last = runs.last, count > 0 else { return ShareIDs(listed) }
-            if let tail = listed.ids(after: last.hi, ifVisibleThrough: count) { return tail }
+            guard count > 0 else { return ShareIDs(listed) }
+            if let tail = listed.ids(after: lastID, ifVisibleThrough: count) { return tail }
         }
+        settle()
         var out = ShareIDs(), kept = SeenShareIDs()
         var r = head
         for id in listed {
@@ -54,9 +66,11 @@ struct SeenShareIDs: Sendable {
             if r < runs.count && runs[r].lo <= id { if exact { kept.append(id) } } else { out.append(id) }
         }
         if exact {
+            kept.settle()
             runs = kept.runs
             head = 0
             count = kept.count
+            refreshEnds()
         }
         checked = exact ? listed.generation : nil
         return out
@@ -78,7 +92,8 @@ struct SeenShareIDs: Sendable {
     /// usual list starts where the last one did): one comparison instead of a search.
     @inline(__always)
     private mutating func dropFront(below first: Int) {
-        if head < runs.count && runs[head].lo < first {
+        if firstID < first {
+            settle()
             let r = firstRun(endingAtOrAfter: first, gallopFrom: head)
             for i in head..<r { count -= runs[i].count }
             head = r
@@ -86,6 +101,7 @@ struct SeenShareIDs: Sendable {
                 count -= first - runs[head].lo
                 runs[head].lo = first
             }
+            refreshEnds()
         }
         if head >= 64 && head * 2 >= runs.count {
             runs.removeFirst(head)
@@ -96,16 +112,35 @@ struct SeenShareIDs: Sendable {
     /// Appends an id larger than all kept ones.
     private mutating func append(_ id: Int) {
         count += 1
-        if head < runs.count && runs[runs.count - 1].hi == id - 1 {
-            runs[runs.count - 1].hi = id
+        if lastID != .min && lastID == id - 1 {   // extends the last run: its end is `lastID`
+            lastID = id
+            return
+        }
+        settle()
+        runs.append(IDRun(lo: id, hi: id), liveFrom: &head)
+        refreshEnds()
+    }
+
+    /// Writes `lastID` into the last run (an append may have moved only `lastID`).
+    private mutating func settle() {
+        if lastID != .min && runs[runs.count - 1].hi != lastID { runs[runs.count - 1].hi = lastID }
+    }
+
+    /// Sets `firstID` and `lastID` from the runs (after each change to them).
+    private mutating func refreshEnds() {
+        if head < runs.count {
+            firstID = runs[head].lo
+            lastID = runs[runs.count - 1].hi
         } else {
-            runs.append(IDRun(lo: id, hi: id), liveFrom: &head)
+            firstID = .max
+            lastID = .min
         }
     }
 
     /// Records a downloaded id (usually larger than all before it: O(1)).
     mutating func insert(_ id: Int) {
-        guard head < runs.count, runs[runs.count - 1].hi >= id else { append(id); return }
+        guard lastID >= id else { append(id); return }
+        settle()
         let r = firstRun(endingAtOrAfter: id)
         if runs[r].lo <= id { return }
         count += 1
@@ -116,10 +151,12 @@ struct SeenShareIDs: Sendable {
         case (false, true): runs[r].lo = id
         case (false, false): runs.insert(IDRun(lo: id, hi: id), at: r)
         }
+        refreshEnds()
     }
 
     /// Forgets an id, so the next list fetches that share again.
     mutating func remove(_ id: Int) {
+        settle()
         let r = firstRun(endingAtOrAfter: id)
         guard r < runs.count && runs[r].lo <= id else { return }
         count -= 1
@@ -132,6 +169,7 @@ struct SeenShareIDs: Sendable {
             runs[r].hi = id - 1
             runs.insert(IDRun(lo: id + 1, hi: run.hi), at: r + 1)
         }
+        refreshEnds()
     }
 
     /// First run index (≥ head) whose last id is ≥ `id`. With `gallopFrom` (≤ the answer) the

@@ -17,26 +17,58 @@ import SimKernel
     @Test func heldMessagesHandOverWhatAPlainMapHolds() {
         for seed in UInt64(1)...30 {
             var rng = Xoshiro256StarStar(seed: seed)
-            let index = HeldIndex()
-            var devices = Array(repeating: HeldMessages(), count: 3)
-            var plain = Array(repeating: [String: [Int: Int32]](), count: 3)
-            var firstHandle: [String: Int32] = [:]
-            for _ in 0..<400 {
-                let d = rng.int(in: 0...2), sender = "s\(rng.int(in: 0...3))"
-                let far = rng.int(in: 0...30) == 0
-                let q = far ? rng.int(in: 5_000...9_000) : rng.int(in: 1...120)
-                let key = "\(sender)#\(q)"
-                var h = firstHandle[key] ?? Int32(rng.int(in: 0...10_000))
-                if rng.int(in: 0...9) == 0 { h = Int32(rng.int(in: 10_001...20_000)) }
-                if firstHandle[key] == nil { firstHandle[key] = h }
-                devices[d].set(sender: sender, sequence: q, handle: h, index: index)
-                plain[d][sender, default: [:]][q] = h
-            }
-            for d in 0..<3 {
-                let expected = plain[d].keys.sorted().flatMap { s in plain[d][s]!.keys.sorted().map { plain[d][s]![$0]! } }
-                #expect(devices[d].handover(index: index) == expected, "seed \(seed) device \(d)")
-                #expect(devices[d].count == expected.count)
-            }
+            Self.compareHeld(seed: seed, steps: 400) { _, _ in
+                rng.int(in: 0...30) == 0 ? rng.int(in: 5_000...9_000) : rng.int(in: 1...120)
+            } draw: { rng.int(in: $0) }
+        }
+    }
+
+    /// As above with the order real runs have: each sender's next sequence mostly, sometimes a
+    /// skip ahead (a hole, filled later), an old one again, or a far one; every hole and its
+    /// filling go through the records' in-order path and the bits of a sender with a hole.
+    @Test func heldMessagesInOrderWithHolesHandOverWhatAPlainMapHolds() {
+        for seed in UInt64(1)...30 {
+            var rng = Xoshiro256StarStar(seed: seed)
+            var next = Array(repeating: Array(repeating: 1, count: 4), count: 3)
+            var holes = Array(repeating: Array(repeating: [Int](), count: 4), count: 3)
+            Self.compareHeld(seed: seed, steps: 600) { d, s in
+                switch rng.int(in: 0...19) {
+                case 0 where !holes[d][s].isEmpty: return holes[d][s].removeFirst()
+                case 1:   // skip ahead, leaving holes
+                    let skip = rng.int(in: 1...70)
+                    holes[d][s] += (next[d][s]..<(next[d][s] + skip))
+                    next[d][s] += skip
+                case 2 where next[d][s] > 1: return rng.int(in: 1...(next[d][s] - 1))
+                case 3: return rng.int(in: 0...3) == 0 ? next[d][s] + 5_000 : next[d][s] + 1
+                default: break
+                }
+                next[d][s] += 1
+                return next[d][s] - 1
+            } draw: { rng.int(in: $0) }
+        }
+    }
+
+    /// Sets `steps` triples on three devices, each sequence from `sequence(device, sender)`, and
+    /// compares every handover and count with a plain map's.
+    static func compareHeld(seed: UInt64, steps: Int, sequence: (Int, Int) -> Int, draw: (ClosedRange<Int>) -> Int) {
+        let index = HeldIndex()
+        var devices = Array(repeating: HeldMessages(), count: 3)
+        var plain = Array(repeating: [String: [Int: Int32]](), count: 3)
+        var firstHandle: [String: Int32] = [:]
+        for _ in 0..<steps {
+            let d = draw(0...2), s = draw(0...3), sender = "s\(s)"
+            let q = sequence(d, s)
+            let key = "\(sender)#\(q)"
+            var h = firstHandle[key] ?? Int32(draw(0...10_000))
+            if draw(0...9) == 0 { h = Int32(draw(10_001...20_000)) }
+            if firstHandle[key] == nil { firstHandle[key] = h }
+            devices[d].set(sender: sender, sequence: q, handle: h, index: index)
+            plain[d][sender, default: [:]][q] = h
+        }
+        for d in 0..<3 {
+            let expected = plain[d].keys.sorted().flatMap { s in plain[d][s]!.keys.sorted().map { plain[d][s]![$0]! } }
+            #expect(devices[d].handover(index: index) == expected, "seed \(seed) device \(d)")
+            #expect(devices[d].count == expected.count, "seed \(seed) device \(d)")
         }
     }
 
