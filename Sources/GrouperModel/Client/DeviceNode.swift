@@ -50,9 +50,10 @@ final class DeviceNode {
     /// The reasons this device is offline (`Outages`): online while none holds.
     var offline = Outages<Bool>()
     /// Access key per server; nil where this device is not registered.
-    var accessKeys: [String?] { didSet { credentials = Self.credentials(directory.groupID, accessKeys) } }
+    var accessKeys: [String?] { didSet { credentials = Self.credentials(directory.groupID, accessKeys, keeping: credentials) } }
     /// Per server the group id and its access key ("" where none) that requests carry, built
-    /// when a key changes, so a request retains one shared box.
+    /// when that server's key changes, so a request retains one shared box and a server's
+    /// sender memo sees the same box on every request (a pointer test).
     private(set) var credentials: [RequestCredentials]
     /// Master key per server (owner only).
     var masterKeys: [String?]
@@ -244,9 +245,15 @@ final class DeviceNode {
         ClientRequest(call: call, server: server, purpose: purpose, credentials: credentials[server], connected: online)
     }
 
-    /// Each server's credentials for group `groupID` with `keys` (a missing key sends "").
-    static func credentials(_ groupID: String, _ keys: [String?]) -> [RequestCredentials] {
-        keys.map { RequestCredentials(groupID: groupID, key: $0 ?? "") }
+    /// Each server's credentials for group `groupID` with `keys` (a missing key sends ""):
+    /// the box of `old` where it already holds those strings, else a new one.
+    static func credentials(_ groupID: String, _ keys: [String?], keeping old: [RequestCredentials] = [])
+        -> [RequestCredentials] {
+        keys.indices.map { j in
+            let key = keys[j] ?? ""
+            if j < old.count && old[j].groupID == groupID && old[j].key == key { return old[j] }
+            return RequestCredentials(groupID: groupID, key: key)
+        }
     }
 
     /// Asks for a request to server `server` (an effect of `out`, the parts of

@@ -5,9 +5,10 @@
 /// through two string-keyed dictionaries. Both only grow (groups and users are never removed,
 /// a user's group never changes), so a resolution that found a member stays true for that
 /// exact (group id, key) pair forever. Each sending device's last such resolution is kept and
-/// reused when its next request carries equal credentials (usually the very same box, so the
-/// comparison is a pointer check). Requests that resolve to no member are never memoized, so
-/// every answer is the dictionaries' answer.
+/// reused when its next request carries equal credentials. A device sends one box per server
+/// (`DeviceNode.credentials`), and an equal box that is not the kept one replaces it, so the
+/// comparison is a pointer check, not a read of a cold box's strings. Requests that resolve
+/// to no member are never memoized, so every answer is the dictionaries' answer.
 struct RequestSenderMemo: Sendable {
     struct Entry: Sendable {
         var credentials: RequestCredentials
@@ -18,9 +19,11 @@ struct RequestSenderMemo: Sendable {
     private var byDevice: [Entry?] = []
     static let maxDevices = 1 << 16
 
-    func lookup(device: Int, credentials: RequestCredentials) -> (group: Int, user: Int)? {
-        guard device >= 0 && device < byDevice.count, let e = byDevice[device], e.credentials == credentials
-        else { return nil }
+    mutating func lookup(device: Int, credentials: RequestCredentials) -> (group: Int, user: Int)? {
+        guard device >= 0 && device < byDevice.count, let e = byDevice[device] else { return nil }
+        if e.credentials === credentials { return (e.group, e.user) }
+        guard e.credentials == credentials else { return nil }
+        byDevice[device]!.credentials = credentials   // the box this device sends from now on
         return (e.group, e.user)
     }
 
