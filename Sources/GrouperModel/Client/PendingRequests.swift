@@ -16,16 +16,17 @@ struct PendingRequests: Sendable {
     }
 
     static let inlineCount = 4
-    /// The ring's places; nil: a hole or unused.
-    private var p0: Entry?, p1: Entry?, p2: Entry?, p3: Entry?
+    // The counts first, then the ring: a lookup reads the first few lines of this value.
     /// The ring's oldest place and how many places from it are in use (holes included).
     private var first = 0, span = 0
+    private(set) var count = 0
     /// Entries waiting for an inline place, ids increasing: `overflow[overflowHead...]`, `overflowCount` of them.
-    private var overflow: [Entry] = []
     private var overflowHead = 0, overflowCount = 0
     /// The newest id inserted (ids must increase).
     private var newestID = Int.min
-    private(set) var count = 0
+    private var overflow: [Entry] = []
+    /// The ring's places; nil: a hole or unused.
+    private var p0: Entry?, p1: Entry?, p2: Entry?, p3: Entry?
 
     var isEmpty: Bool { count == 0 }
 
