@@ -14,7 +14,7 @@ struct PartialMessage: Sendable {
     /// Keeps share `s` as server `j`'s (replacing an earlier one from that server).
     mutating func add(_ s: ShareDownload, server j: Int) {
         if slots[j] == nil { count += 1 }
-        slots[j] = (s.share, s.shareID)
+        slots[j] = CollectedShare(s)
     }
 
     /// The collected shares in server order.

@@ -33,27 +33,57 @@ struct OutboxItem: Sendable {
 /// `handedOver`, a command) hands its effects to an `EffectSink`, which `handle` makes the
 /// adapter (`Performing`) that performs them (docs/architecture.md). All behaviour-relevant iteration is over arrays or sorted keys.
 final class DeviceNode {
-    let name: String
     let index: Int
-    /// The `email` and `name` fields of this device's messages (built once, not per message).
-    let email: String, wireName: String
     let directory: GroupDirectory
     let stores: SharedStores
     let record: RunRecord
+
+    // What most requests and replies read, declared first: stored properties are laid out in
+    // declaration order, so an event loads a few neighbouring lines of this object, not one
+    // line per field spread over it.
+    var isMember = false
+    var online = true
+    var pending = PendingRequests()
+    /// Per server the group id and its access key ("" where none) that requests carry, built
+    /// when that server's key changes, so a request retains one shared box and a server's
+    /// sender memo sees the same box on every request (a pointer test).
+    private(set) var credentials: [RequestCredentials]
+
+    // Receiver.
+    var round: ReceiveRound?
+    /// The messages the current round handled, from its processing until it ends (then emptied,
+    /// keeping its buffer for the next round's rebuilt messages).
+    var roundHandled: [GrouperMessage] = []
+    var roundAgain = false
+    /// Per server, the share ids the current round asked for and whether its list had more.
+    var asked: [(ids: ShareIDs, more: Bool)] = []
+    /// Per server, ids it listed and was asked for but did not serve (withheld, or deleted since
+    /// the list): passed over by the rounds that continue a cut list, asked again by the next
+    /// round something else starts (a timer, a push, a reconnect), so a withholding window
+    /// that ends does not hide those shares for good.
+    var passedOver: [[Int]] = []
+    /// A receive was asked for while a round ran: the next round is a fresh one.
+    var freshRoundPending = false
+    var nextRoundID = 1
+    var seenShareIDs: [SeenShareIDs]
+    /// Collected shares per message id number (`MessageRegistry`): one slot per server.
+    var partial = PartialTable()
+    /// Id numbers of the messages that received shares in the current round (only they can
+    /// become ready).
+    var touched: [Int32] = []
+
+    let name: String
+    /// The `email` and `name` fields of this device's messages (built once, not per message).
+    let email: String, wireName: String
     var rng: Xoshiro256StarStar
     var node: String { directory.nodeIDs[index] }
     var config: SystemConfig { directory.config }
 
-    // Membership and connectivity.
-    var isMember = false
-    var online = true
+    // Membership and connectivity (`isMember`, `online` and `credentials` above).
     /// The reasons this device is offline (`Outages`): online while none holds.
     var offline = Outages<Bool>()
     /// Access key per server; nil where this device is not registered.
-    var accessKeys: [String?] { didSet { credentials = Self.credentials(directory.groupID, accessKeys) } }
-    /// Per server the group id and its access key ("" where none) that requests carry, built
-    /// when a key changes, so a request retains one shared box.
-    private(set) var credentials: [RequestCredentials]
+    var accessKeys: [String?] { didSet { credentials = Self.credentials(directory.groupID, accessKeys, keeping: credentials) } }
     /// Master key per server (owner only).
     var masterKeys: [String?]
     var members: [String] = []
@@ -99,28 +129,7 @@ final class DeviceNode {
     var nextTaskID = 1
     var lastConfirmAt: SimTime?
 
-    // Receiver.
-    var round: ReceiveRound?
-    /// The messages the current round handled, from its processing until it ends (then emptied,
-    /// keeping its buffer for the next round's rebuilt messages).
-    var roundHandled: [GrouperMessage] = []
-    var roundAgain = false
-    /// Per server, the share ids the current round asked for and whether its list had more.
-    var asked: [(ids: ShareIDs, more: Bool)] = []
-    /// Per server, ids it listed and was asked for but did not serve (withheld, or deleted since
-    /// the list): passed over by the rounds that continue a cut list, asked again by the next
-    /// round something else starts (a timer, a push, a reconnect), so a withholding window
-    /// that ends does not hide those shares for good.
-    var passedOver: [[Int]] = []
-    /// A receive was asked for while a round ran: the next round is a fresh one.
-    var freshRoundPending = false
-    var nextRoundID = 1
-    var seenShareIDs: [SeenShareIDs]
-    /// Collected shares per message id number (`MessageRegistry`): one slot per server.
-    var partial = PartialTable()
-    /// Id numbers of the messages that received shares in the current round (only they can
-    /// become ready).
-    var touched: [Int32] = []
+    // Receiver, continued.
     /// Id numbers (`MessageRegistry`) of the messages rebuilt so far.
     var rebuilt = IDBitset()
     /// `check`/`correct`: messages whose shares disagreed, with the share ids last tried.
@@ -132,9 +141,6 @@ final class DeviceNode {
     /// Chunks of objects not complete yet (`ChunkingConfig`).
     var chunks = ChunkAssembly()
     var onReceive: ((Int, [GrouperMessage]) -> Void)?
-
-    // Plumbing.
-    var pending = PendingRequests()
 
     init(index: Int, directory: GroupDirectory, stores: SharedStores, record: RunRecord, rng: Xoshiro256StarStar) {
         self.index = index
@@ -244,9 +250,15 @@ final class DeviceNode {
         ClientRequest(call: call, server: server, purpose: purpose, credentials: credentials[server], connected: online)
     }
 
-    /// Each server's credentials for group `groupID` with `keys` (a missing key sends "").
-    static func credentials(_ groupID: String, _ keys: [String?]) -> [RequestCredentials] {
-        keys.map { RequestCredentials(groupID: groupID, key: $0 ?? "") }
+    /// Each server's credentials for group `groupID` with `keys` (a missing key sends ""):
+    /// the box of `old` where it already holds those strings, else a new one.
+    static func credentials(_ groupID: String, _ keys: [String?], keeping old: [RequestCredentials] = [])
+        -> [RequestCredentials] {
+        keys.indices.map { j in
+            let key = keys[j] ?? ""
+            if j < old.count && old[j].groupID == groupID && old[j].key == key { return old[j] }
+            return RequestCredentials(groupID: groupID, key: key)
+        }
     }
 
     /// Asks for a request to server `server` (an effect of `out`, the parts of

@@ -3,7 +3,7 @@
 /// most four servers allocates nothing for them (an array per message cost an allocation, and
 /// its generic setup, per rebuilt message and device); further servers go to one array.
 struct ShareSlots: RandomAccessCollection, Sendable {
-    typealias Slot = (share: [UInt8], id: Int)?
+    typealias Slot = CollectedShare?
     static let inline = 4
     private var s0: Slot = nil, s1: Slot = nil, s2: Slot = nil, s3: Slot = nil
     private var more: [Slot]
@@ -39,4 +39,22 @@ struct ShareSlots: RandomAccessCollection, Sendable {
             }
         }
     }
+}
+
+/// A share a receiver collected: the download's box, which keeps the share's buffer alive, and
+/// that buffer's address. Collecting retains the box the reply just read, not the share's buffer
+/// (a separate, cold object: a cache miss per share and receiver), and the rebuild memo compares
+/// the address (`PartialMessage.hasExactly(addresses:)`) without loading the buffer.
+struct CollectedShare: Sendable {
+    let download: ShareDownload
+    /// `download.shareAddress`, kept beside the box.
+    let address: UInt
+
+    init(_ download: ShareDownload) {
+        self.download = download
+        address = download.shareAddress
+    }
+
+    var share: [UInt8] { download.share }
+    var id: Int { download.shareID }
 }

@@ -14,13 +14,16 @@ public struct ShareDownload: Sendable {
         var shareID: Int
         var messageID: String
         var sender: String
-        var share: [UInt8]
+        var share: [UInt8] { didSet { shareAddress = ShareBuffers.address(share) } }
         var saveAt: SimTime
         var messageNumber: Int32
+        /// `share`'s buffer address (`ShareBuffers.address`), read without loading the buffer.
+        private(set) var shareAddress: UInt
 
         init(shareID: Int, messageID: String, sender: String, share: [UInt8], saveAt: SimTime, messageNumber: Int32) {
             self.shareID = shareID; self.messageID = messageID; self.sender = sender; self.share = share
             self.saveAt = saveAt; self.messageNumber = messageNumber
+            shareAddress = ShareBuffers.address(share)
         }
 
         func copy() -> Fields {
@@ -44,9 +47,12 @@ public struct ShareDownload: Sendable {
     public var saveAt: SimTime { get { fields.saveAt } set { unique().saveAt = newValue } }
     /// `ShareUpload.messageNumber` of the put that stored the share (−1: not known).
     public var messageNumber: Int32 { get { fields.messageNumber } set { unique().messageNumber = newValue } }
+    /// The address of `share`'s buffer, which this value keeps alive: two values with equal
+    /// addresses hold the very same buffer (`ShareBuffers.identical`). Read from the box, not the buffer.
+    var shareAddress: UInt { fields.shareAddress }
 
     /// Bytes of one box (for `RetainedState`): object header and fields, not the strings' or share's storage.
-    static var boxBytes: Int { 16 + 8 + 2 * MemoryLayout<String>.stride + 8 + 8 + 8 }
+    static var boxBytes: Int { 16 + 8 + 2 * MemoryLayout<String>.stride + 8 + 8 + 8 + 8 }
 
     public init(shareID: Int, messageID: String, sender: String, share: [UInt8], saveAt: SimTime, messageNumber: Int32 = -1) {
         fields = Fields(shareID: shareID, messageID: messageID, sender: sender, share: share, saveAt: saveAt,

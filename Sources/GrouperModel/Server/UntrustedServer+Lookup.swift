@@ -5,29 +5,40 @@
 /// through two string-keyed dictionaries. Both only grow (groups and users are never removed,
 /// a user's group never changes), so a resolution that found a member stays true for that
 /// exact (group id, key) pair forever. Each sending device's last such resolution is kept and
-/// reused when its next request carries equal credentials (usually the very same box, so the
-/// comparison is a pointer check). Requests that resolve to no member are never memoized, so
-/// every answer is the dictionaries' answer.
+/// reused when its next request carries equal credentials. A device sends one box per server
+/// (`DeviceNode.credentials`), and an equal box that is not the kept one replaces it, so the
+/// comparison is a pointer check, not a read of a cold box's strings. Requests that resolve
+/// to no member are never memoized, so every answer is the dictionaries' answer.
 struct RequestSenderMemo: Sendable {
+    /// A device's last resolution: the box's identity (kept alive by `boxes`, so never another
+    /// box's) and what it resolved to. Plain integers: a lookup retains nothing.
     struct Entry: Sendable {
-        var credentials: RequestCredentials
+        var box: ObjectIdentifier
         var group: Int
         var user: Int
     }
 
     private var byDevice: [Entry?] = []
+    /// Per device, the box its entry names (read only when an equal box replaces it).
+    private var boxes: [RequestCredentials?] = []
     static let maxDevices = 1 << 16
 
-    func lookup(device: Int, credentials: RequestCredentials) -> (group: Int, user: Int)? {
-        guard device >= 0 && device < byDevice.count, let e = byDevice[device], e.credentials == credentials
-        else { return nil }
+    mutating func lookup(device: Int, credentials: RequestCredentials) -> (group: Int, user: Int)? {
+        guard device >= 0 && device < byDevice.count, let e = byDevice[device] else { return nil }
+        if e.box == ObjectIdentifier(credentials) { return (e.group, e.user) }
+        guard let kept = boxes[device], kept == credentials else { return nil }
+        remember(device: device, credentials: credentials, group: e.group, user: e.user)   // the box it sends now
         return (e.group, e.user)
     }
 
     mutating func remember(device: Int, credentials: RequestCredentials, group: Int, user: Int) {
         guard device >= 0 && device < Self.maxDevices else { return }
-        if device >= byDevice.count { byDevice.append(contentsOf: repeatElement(nil, count: device + 1 - byDevice.count)) }
-        byDevice[device] = Entry(credentials: credentials, group: group, user: user)
+        if device >= byDevice.count {
+            byDevice.append(contentsOf: repeatElement(nil, count: device + 1 - byDevice.count))
+            boxes.append(contentsOf: repeatElement(nil, count: device + 1 - boxes.count))
+        }
+        byDevice[device] = Entry(box: ObjectIdentifier(credentials), group: group, user: user)
+        boxes[device] = credentials
     }
 }
 

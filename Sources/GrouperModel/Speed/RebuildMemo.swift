@@ -29,7 +29,9 @@ final class RebuildMemo {
     private struct Slot {
         var number: Int32 = -1
         var k = 0
+        /// The buffers joined, which the slot keeps alive, and their addresses (`ShareBuffers.address`).
         var shares: [[UInt8]] = []
+        var addresses: [UInt] = []
         var outcome: Outcome?
     }
 
@@ -43,7 +45,7 @@ final class RebuildMemo {
     func outcome(_ number: Int32, k: Int, _ p: PartialMessage) -> Outcome? {
         let i = Int(number) & (Self.slotCount - 1)
         guard slots[i].number == number, slots[i].k == k, let o = slots[i].outcome,
-              p.hasExactly(slots[i].shares) else {
+              p.hasExactly(addresses: slots[i].addresses) else {
             misses += 1
             return nil
         }
@@ -53,7 +55,8 @@ final class RebuildMemo {
 
     /// Records that `shares` (in server order) of message `number` rebuilt to `outcome`.
     func record(_ number: Int32, k: Int, shares: [[UInt8]], _ outcome: Outcome) {
-        slots[Int(number) & (Self.slotCount - 1)] = Slot(number: number, k: k, shares: shares, outcome: outcome)
+        slots[Int(number) & (Self.slotCount - 1)] = Slot(number: number, k: k, shares: shares,
+                                                         addresses: shares.map(ShareBuffers.address), outcome: outcome)
     }
 }
 
@@ -63,6 +66,13 @@ enum ShareBuffers {
         guard a.count == b.count else { return false }
         if a.isEmpty { return true }
         return a.withUnsafeBufferPointer { pa in b.withUnsafeBufferPointer { pb in pa.baseAddress == pb.baseAddress } }
+    }
+
+    /// The address of `a`'s elements (0 when empty): while both arrays are alive, equal
+    /// addresses of non-empty arrays mean the very same buffer (`identical`); two empty arrays
+    /// have equal addresses.
+    static func address(_ a: [UInt8]) -> UInt {
+        a.isEmpty ? 0 : a.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
     }
 }
 
@@ -74,6 +84,19 @@ extension PartialMessage {
         for j in slots.indices {
             guard let slot = slots[j] else { continue }
             if !ShareBuffers.identical(slot.share, shares[i]) { return false }
+            i += 1
+        }
+        return true
+    }
+
+    /// `hasExactly` given the addresses (`ShareBuffers.address`) of buffers kept alive: compares
+    /// the addresses each slot keeps, loading neither the shares' boxes nor their buffers.
+    func hasExactly(addresses: [UInt]) -> Bool {
+        guard count == addresses.count else { return false }
+        var i = 0
+        for j in slots.indices {
+            guard let slot = slots[j] else { continue }
+            if slot.address != addresses[i] { return false }
             i += 1
         }
         return true

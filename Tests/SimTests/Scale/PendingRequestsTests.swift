@@ -36,4 +36,32 @@ import SimKernel
         }
         #expect(pending.isEmpty == reference.isEmpty)
     }
+
+    /// Bursts of opens (past the inline entries, into the overflow) closed in any order, oldest
+    /// first, newest first or at random: the same answers as the dictionary.
+    @Test func burstsClosedInAnyOrder() {
+        var rng = Xoshiro256StarStar(seed: 3216)
+        var pending = PendingRequests(), reference: [Int: String] = [:], nextID = 0
+        for burst in 0..<2_000 {
+            for _ in 0..<Int(rng.next() % 12) {
+                nextID += 1 + Int(rng.next() % 2)
+                let purpose: RequestPurpose = rng.next() % 2 == 0 ? .get(roundID: burst, server: nextID % 3)
+                    : .existence(taskID: nextID, server: burst % 5)
+                pending.insert(nextID, purpose)
+                reference[nextID] = Self.key(purpose)
+            }
+            for _ in 0..<Int(rng.next() % 12) {
+                let open = reference.keys.sorted()
+                let id = switch rng.next() % 4 {
+                case 0: open.first ?? 0
+                case 1: open.last ?? 0
+                case 2: open.isEmpty ? 0 : open[Int(rng.next() % UInt64(open.count))]
+                default: Int(rng.next() % UInt64(nextID + 2))   // maybe closed before, or never opened
+                }
+                #expect(pending.remove(id).map(Self.key) == reference.removeValue(forKey: id))
+                #expect(pending.count == reference.count)
+            }
+            #expect(pending.sortedIDs == reference.keys.sorted())
+        }
+    }
 }

@@ -151,6 +151,47 @@ import SimKernel
         #expect(memo.hits == 1 && memo.misses == 5)
     }
 
+    /// `hasExactly(addresses:)`, the rebuild memo's test (the buffer address each collected share
+    /// keeps), answers as `hasExactly` comparing the buffers themselves, for random partial
+    /// messages against random recorded share lists: the very buffers, equal bytes in other
+    /// buffers, empty shares, fewer or more shares, another order.
+    @Test func addressComparisonEqualsBufferComparison() {
+        var rng = Xoshiro256StarStar(seed: 3217)
+        let pool: [[UInt8]] = (0..<6).map { i in i == 5 ? [] : [UInt8(i), UInt8(i + 1), 7] }
+        let copies: [[UInt8]] = pool.map { $0.map { $0 } }   // equal bytes in other buffers
+        func pick() -> [UInt8] { rng.next() % 4 == 0 ? copies[Int(rng.next() % 6)] : pool[Int(rng.next() % 6)] }
+        var hits = 0
+        for step in 0..<5_000 {
+            let servers = 1 + Int(rng.next() % 5)
+            var p = PartialMessage(messageID: "m", servers: servers)
+            for j in 0..<servers where rng.next() % 3 != 0 {
+                p.add(ShareDownload(shareID: step, messageID: "m", sender: "s", share: pick(), saveAt: .zero), server: j)
+            }
+            var recorded = p.shares
+            switch rng.next() % 5 {
+            case 0: if !recorded.isEmpty { recorded[Int(rng.next() % UInt64(recorded.count))] = pick() }
+            case 1: if recorded.count > 1 { recorded.swapAt(0, recorded.count - 1) }
+            case 2: if !recorded.isEmpty { recorded.removeLast() }
+            case 3: recorded.append(pick())
+            default: break
+            }
+            let plain = p.hasExactly(recorded)
+            #expect(p.hasExactly(addresses: recorded.map(ShareBuffers.address)) == plain)
+            if plain { hits += 1 }
+        }
+        #expect(hits > 1_000)
+    }
+
+    /// A download's buffer address follows its share through a copy-on-write setter.
+    @Test func downloadAddressFollowsItsShare() {
+        let a: [UInt8] = [1, 2, 3], b: [UInt8] = [4, 5]
+        var d = ShareDownload(shareID: 1, messageID: "m", sender: "s", share: a, saveAt: .zero)
+        let kept = d
+        d.share = b
+        #expect(d.shareAddress == ShareBuffers.address(b) && kept.shareAddress == ShareBuffers.address(a))
+        #expect(CollectedShare(d).address == ShareBuffers.address(b) && ShareBuffers.address([]) == 0)
+    }
+
     @Test func handledMessagesEqualAPlainList() {
         var rng = Xoshiro256StarStar(seed: 1664)
         for _ in 0..<1000 {

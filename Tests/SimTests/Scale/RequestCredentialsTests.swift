@@ -3,7 +3,7 @@ import SimKernel
 @testable import GrouperModel
 
 /// A request carries its group id and key in one shared box (`RequestCredentials`). A device's
-/// boxes follow its access keys, and the server's sender memo, which compares boxes, answers
+/// boxes follow its access keys (a box whose key stays is kept), and the server's sender memo, which compares boxes, answers
 /// as its two dictionaries do (the plain resolution) whichever box a request carries: the
 /// shared one, an equal copy, or other strings.
 @Suite struct RequestCredentialsTests {
@@ -13,10 +13,14 @@ import SimKernel
         for d in 0..<3 {
             let node = system.world.deviceNodes[d]
             for step in 0..<300 {
-                node.accessKeys[Int(rng.next() % 3)] = rng.next() % 4 == 0 ? nil : "key-\(d)-\(step)"
+                let before = (0..<3).map { node.request(.transferList, to: $0, purpose: .notify).credentials }
+                let changed = Int(rng.next() % 3)
+                node.accessKeys[changed] = rng.next() % 4 == 0 ? nil : "key-\(d)-\(step % 7)"
                 for j in 0..<3 {
                     let r = node.request(.transferList, to: j, purpose: .notify)
                     #expect(r.key == (node.accessKeys[j] ?? "") && r.credentials.groupID == system.groupID)
+                    // A server whose key stayed sees the same box (its sender memo's pointer test).
+                    if j != changed || r.credentials == before[j] { #expect(r.credentials === before[j]) }
                 }
             }
         }

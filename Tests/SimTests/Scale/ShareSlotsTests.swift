@@ -9,15 +9,17 @@ import SimKernel
     func slotsBehaveLikeAnArray(_ servers: Int) {
         var rng = Xoshiro256StarStar(seed: UInt64(servers))
         var slots = ShareSlots(servers: servers)
-        var reference: [(share: [UInt8], id: Int)?] = Array(repeating: nil, count: servers)
+        var reference: [CollectedShare?] = Array(repeating: nil, count: servers)
         for step in 0..<400 {
             let j = Int(rng.next() % UInt64(servers))
-            let value: ShareSlots.Slot = rng.next() % 4 == 0 ? nil : ([UInt8(j), UInt8(step % 256)], step)
+            let value: ShareSlots.Slot = rng.next() % 4 == 0 ? nil : CollectedShare(ShareDownload(
+                shareID: step, messageID: "m", sender: "s", share: [UInt8(j), UInt8(step % 256)], saveAt: .zero))
             slots[j] = value
             reference[j] = value
             #expect(slots.count == servers)
             #expect(slots.map { $0?.id } == reference.map { $0?.id })
             #expect(slots.map { $0?.share } == reference.map { $0?.share })
+            #expect(slots.map { $0?.address } == reference.map { $0?.address })
         }
     }
 }
