@@ -1,9 +1,12 @@
 /// A device's partial messages by message id number (`MessageRegistry`), in place of a
 /// `[Int32: PartialMessage]`: the messages sit in one dense array (`values`, in no meaningful
 /// order: removing one moves the last into its place) and an open-addressing index of a power
-/// of two slots, at most half full, finds a number's place by a multiplicative hash and linear
-/// probing. A lookup hashes no key through `Hasher`, and a new message is built in its place
-/// instead of being copied into the table and destroyed.
+/// of two slots, at most half full, finds a number's place by linear probing from its low bits.
+/// A lookup hashes no key through `Hasher`, and a new message is built in its place instead of
+/// being copied into the table and destroyed. The registry numbers messages in the order they
+/// are first seen, so the messages of one round have nearby numbers: their home slots share a
+/// few cache lines of the index, which is cold by the time a device's replies arrive (a
+/// multiplicative hash would give each number a line of its own).
 struct PartialTable: Sendable {
     /// The partial messages; `numbers[i]` is the id number of `values[i]`.
     private(set) var values: [PartialMessage] = []
@@ -125,7 +128,8 @@ struct PartialTable: Sendable {
         return c
     }
 
+    /// A number's home slot: its low bits.
     private static func home(_ n: Int32, _ mask: Int) -> Int {
-        Int(truncatingIfNeeded: (UInt64(UInt32(bitPattern: n)) &* 0x9E37_79B9_7F4A_7C15) >> 32) & mask
+        Int(truncatingIfNeeded: UInt32(bitPattern: n)) & mask
     }
 }
