@@ -26,24 +26,41 @@ public enum DeliveryAction: Equatable, Sendable {
 /// when its first and last missing sequences lie inside the span last asked of that sender
 /// (what is missing only shrinks, so its holes then lie inside the holes asked then).
 public struct DeliveryState: Sendable {
-    // Per sender, by a local sender number (order of first sight): arrays, not string-keyed
-    // maps, so the in-order path hashes no node id when the caller passes the sender's
-    // run-wide slot (`senderSlot`); with only the string, one lookup finds the number.
+    // Per sender a record in an array, not string-keyed maps. Senders have a local number
+    // (order of first sight, `senders`); a record is found by its key: a sender seen with its
+    // run-wide slot (`senderSlot`, `HeldIndex`) has its record at that slot of `bySlot`, so the
+    // in-order path hashes no node id and reads no table before the record; a sender only
+    // named so far has its record in `byName` (key −1 − index) until its slot comes.
     private var senders = StringNumbering()
     private var senderNames: [String] { senders.strings }
-    /// Run-wide sender slot → local number + 1 (0: not seen with a slot yet). A cache of
-    /// `senders`: a slot always names the same sender (`HeldIndex` only appends).
-    private var numberOfSlot: [Int] = []
-    /// What one sender's message needs, in one record per local number: a device handles a
-    /// round's messages long after its state left the cache, and each array reached per
-    /// message is a miss (one array of records instead of one per field).
+    /// What one sender's message needs, in one record: a device handles a round's messages
+    /// long after its state left the cache, and each array reached per message is a miss
+    /// (one array of records instead of one per field, and no slot → number table).
     private struct Sender: Sendable {
         var contiguous = 0
         /// Sequences received above the contiguous prefix, as runs (nil: none).
         var above: SequenceRuns?
         var lastAsk: (range: ClosedRange<Int>, at: SimTime)?
+        /// The sender's local number (−1: a slot of `bySlot` no sender of this device has).
+        var local: Int32 = -1
     }
-    private var by: [Sender] = []
+    /// Records by run-wide slot (a slot always names the same sender: `HeldIndex` only appends).
+    private var bySlot: [Sender] = []
+    /// Records of senders not seen with their slot (left empty once the record moves to its slot).
+    private var byName: [Sender] = []
+    /// Local number → record key (≥ 0: `bySlot[key]`, < 0: `byName[−1 − key]`).
+    private var keyOfNumber: [Int] = []
+
+    /// The record with key `key`.
+    private subscript(record key: Int) -> Sender {
+        get { key >= 0 ? bySlot[key] : byName[-1 - key] }
+        _modify {
+            if key >= 0 { yield &bySlot[key] } else { yield &byName[-1 - key] }
+        }
+    }
+
+    /// The record of local number `n`.
+    private func record(number n: Int) -> Sender { self[record: keyOfNumber[n]] }
     var seenControl: Set<String> = []
     /// Control message ids handled, as `MessageRegistry` id numbers, when the caller gives
     /// them (one bit per id of the run instead of a set entry with its string per device).
@@ -56,49 +73,65 @@ public struct DeliveryState: Sendable {
 
     /// Highest contiguous normal sequence received per sender seen (0: none yet).
     public var contiguous: [String: Int] {
-        Dictionary(uniqueKeysWithValues: senderNames.indices.map { (senderNames[$0], by[$0].contiguous) })
+        Dictionary(uniqueKeysWithValues: senderNames.indices.map { (senderNames[$0], record(number: $0).contiguous) })
     }
 
     /// Sequences received above the contiguous prefix, per sender that has any.
     var above: [String: Set<Int>] {
         get {
             var out: [String: Set<Int>] = [:]
-            for n in senderNames.indices { if let a = by[n].above { out[senderNames[n]] = a.set } }
+            for n in senderNames.indices { if let a = record(number: n).above { out[senderNames[n]] = a.set } }
             return out
         }
         set {
-            for n in senderNames.indices { by[n].above = newValue[senderNames[n]].map(SequenceRuns.init) }
-            for (sender, set) in newValue.sorted(by: { $0.key < $1.key }) { by[number(sender)].above = SequenceRuns(set) }
+            for n in senderNames.indices { self[record: keyOfNumber[n]].above = newValue[senderNames[n]].map(SequenceRuns.init) }
+            for (sender, set) in newValue.sorted(by: { $0.key < $1.key }) { self[record: key(sender)].above = SequenceRuns(set) }
         }
     }
 
     /// The last range asked of each sender, with when.
     var lastAsk: [String: (range: ClosedRange<Int>, at: SimTime)] {
         var out: [String: (range: ClosedRange<Int>, at: SimTime)] = [:]
-        for n in senderNames.indices { if let a = by[n].lastAsk { out[senderNames[n]] = a } }
+        for n in senderNames.indices { if let a = record(number: n).lastAsk { out[senderNames[n]] = a } }
         return out
     }
 
     /// Highest contiguous normal sequence received from `sender` (0 if none).
-    public func highestContiguous(from sender: String) -> Int { senders.number(ifKnown: sender).map(Int.init).map { by[$0].contiguous } ?? 0 }
+    public func highestContiguous(from sender: String) -> Int {
+        senders.number(ifKnown: sender).map { record(number: Int($0)).contiguous } ?? 0
+    }
 
     /// Whether the normal message (`sender`, `sequence`) was received (in the contiguous prefix or above it).
     @inline(__always) public func hasReceived(from sender: String, sequence: Int) -> Bool {
         guard let n = senders.number(ifKnown: sender).map(Int.init) else { return false }
-        return sequence <= by[n].contiguous || by[n].above?.contains(sequence) == true
+        let r = record(number: n)
+        return sequence <= r.contiguous || r.above?.contains(sequence) == true
     }
 
-    /// The local number of `sender` (found through `slot` when given), assigned on first sight.
-    private mutating func number(_ sender: String, slot: Int? = nil) -> Int {
-        if let slot, slot < numberOfSlot.count, numberOfSlot[slot] > 0 { return numberOfSlot[slot] - 1 }
-        let n: Int
-        n = Int(senders.number(of: sender))
-        if n == by.count { by.append(Sender()) }
-        if let slot {
-            if slot >= numberOfSlot.count { numberOfSlot.append(contentsOf: repeatElement(0, count: slot + 1 - numberOfSlot.count)) }
-            numberOfSlot[slot] = n + 1
+    /// The record key of `sender` (its run-wide `slot` when given), its record made on first
+    /// sight; a record made by name moves to the slot the first time one is given.
+    private mutating func key(_ sender: String, slot: Int? = nil) -> Int {
+        if let slot, slot < bySlot.count, bySlot[slot].local >= 0 { return slot }
+        let n = Int(senders.number(of: sender))
+        if let slot, slot >= bySlot.count {
+            bySlot.append(contentsOf: repeatElement(Sender(), count: slot + 1 - bySlot.count))
         }
-        return n
+        if n == keyOfNumber.count {   // first sight
+            guard let slot else {
+                keyOfNumber.append(-1 - byName.count)
+                byName.append(Sender(local: Int32(n)))
+                return keyOfNumber[n]
+            }
+            bySlot[slot].local = Int32(n)
+            keyOfNumber.append(slot)
+            return slot
+        }
+        guard let slot else { return keyOfNumber[n] }
+        // Named before, its slot given for the first time: the record moves to the slot.
+        precondition(keyOfNumber[n] < 0, "a sender has one slot")
+        swap(&bySlot[slot], &byName[-1 - keyOfNumber[n]])
+        keyOfNumber[n] = slot
+        return slot
     }
 
     /// Handles one rebuilt message. `ownSequence` is this device's own highest sequence (used
@@ -123,10 +156,10 @@ public struct DeliveryState: Sendable {
         let checkDuplicates = !(variant == .asBuilt && asBuilt.noDuplicateCheck)
         if m.type.isNormal {
             // The sender's number once (from its slot: no hashing), then arrays.
-            let s = number(m.sender, slot: senderSlot)
-            let last = by[s].contiguous
-            let hasAbove = by[s].above != nil   // no copy of the runs held across `record`
-            if checkDuplicates && (m.sequence <= last || (hasAbove && by[s].above!.contains(m.sequence))) {
+            let s = key(m.sender, slot: senderSlot)
+            let last = self[record: s].contiguous
+            let hasAbove = self[record: s].above != nil   // no copy of the runs held across `record`
+            if checkDuplicates && (m.sequence <= last || (hasAbove && self[record: s].above!.contains(m.sequence))) {
                 return DeliveryActions(.duplicate(m))
             }
             var actions = DeliveryActions()
@@ -136,7 +169,7 @@ public struct DeliveryState: Sendable {
                 actions.append(ask)
             }
             if m.sequence <= next && !hasAbove {
-                by[s].contiguous = m.sequence   // the next in order, nothing above: `record`'s result
+                self[record: s].contiguous = m.sequence   // the next in order, nothing above: `record`'s result
             } else {
                 record(s, m.sequence)
             }
@@ -151,7 +184,7 @@ public struct DeliveryState: Sendable {
             guard variant == .thesis || variant == .asBuilt, let maxSeq = Int(m.content) else { return DeliveryActions(.none) }
             let base = (variant == .asBuilt && asBuilt.confirmComparesOwnSequence)
                 ? ownSequence : highestContiguous(from: m.sender)
-            guard maxSeq > base, let a = ask(number(m.sender), from: base + 1, to: maxSeq, now: now, retry: resendRetry, ranges: ranges)
+            guard maxSeq > base, let a = ask(key(m.sender), from: base + 1, to: maxSeq, now: now, retry: resendRetry, ranges: ranges)
             else { return DeliveryActions(.none) }
             return DeliveryActions(a)
         case .resend:
@@ -173,7 +206,7 @@ public struct DeliveryState: Sendable {
 
     func hasNormal(_ sender: String, _ seq: Int) -> Bool {
         guard let n = senders.number(ifKnown: sender).map(Int.init) else { return false }
-        return seq <= by[n].contiguous || (by[n].above?.contains(seq) ?? false)
+        return hasNormal(number: n, seq)
     }
 
     /// The local number of each of `names` (−1: never seen), for `hasNormal(number:_:)`: a
@@ -185,38 +218,41 @@ public struct DeliveryState: Sendable {
     /// `CheckerLookupTests` compares the two on random histories.
     func hasNormal(number n: Int, _ seq: Int) -> Bool {
         guard n >= 0 else { return false }
-        return seq <= by[n].contiguous || (by[n].above?.contains(seq) ?? false)
+        let r = record(number: n)
+        return seq <= r.contiguous || (r.above?.contains(seq) ?? false)
     }
 
     /// Marks (sender, seq) received and advances the contiguous mark.
-    public mutating func record(_ sender: String, _ seq: Int) { record(number(sender), seq) }
+    public mutating func record(_ sender: String, _ seq: Int) { record(key(sender), seq) }
 
-    private mutating func record(_ n: Int, _ seq: Int) {
-        var c = by[n].contiguous
+    /// `record` for the sender of record key `k`.
+    private mutating func record(_ k: Int, _ seq: Int) {
+        var c = self[record: k].contiguous
         guard seq > c else { return }
-        var runs = by[n].above ?? SequenceRuns()
-        by[n].above = nil   // `runs` is then the only reference: it grows in place
+        var runs = self[record: k].above ?? SequenceRuns()
+        self[record: k].above = nil   // `runs` is then the only reference: it grows in place
         runs.insert(seq)
         if let hi = runs.removeConsecutive(from: c + 1) { c = hi }
-        by[n].contiguous = c
-        by[n].above = runs.isEmpty ? nil : runs
+        self[record: k].contiguous = c
+        self[record: k].above = runs.isEmpty ? nil : runs
     }
 
     /// The missing part of [lo, hi] as one range (lowest to highest missing) or, with `.holes`,
     /// as the list of its missing ranges; rate-limited on the span.
-    private mutating func ask(_ n: Int, from lo: Int, to hi: Int, now: SimTime, retry: SimDuration,
+    private mutating func ask(_ k: Int, from lo: Int, to hi: Int, now: SimTime, retry: SimDuration,
                               ranges: ResendRanges = .span)
         -> DeliveryAction? {
-        let got = by[n].above ?? SequenceRuns()
+        let got = self[record: k].above ?? SequenceRuns()
         guard let range = got.missingSpan(lo, hi) else { return nil }
-        if let prev = by[n].lastAsk, prev.range.contains(range.lowerBound),
+        if let prev = self[record: k].lastAsk, prev.range.contains(range.lowerBound),
            prev.range.contains(range.upperBound), now - prev.at < retry {
             return nil
         }
-        by[n].lastAsk = (range, now)
-        guard ranges == .holes else { return .askResend(sender: senderNames[n], range: range) }
+        self[record: k].lastAsk = (range, now)
+        let sender = senderNames[Int(self[record: k].local)]
+        guard ranges == .holes else { return .askResend(sender: sender, range: range) }
         let holes = got.holes(in: range)
-        return .askResend(sender: senderNames[n], range: range, holes: holes.count > 1 ? holes : nil)
+        return .askResend(sender: sender, range: range, holes: holes.count > 1 ? holes : nil)
     }
 
     /// "a-b" → a...b (a ≤ b, both ≥ 1); anything else is nil.
