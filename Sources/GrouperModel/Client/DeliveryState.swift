@@ -26,41 +26,30 @@ public enum DeliveryAction: Equatable, Sendable {
 /// when its first and last missing sequences lie inside the span last asked of that sender
 /// (what is missing only shrinks, so its holes then lie inside the holes asked then).
 public struct DeliveryState: Sendable {
-    // Per sender a record in an array, not string-keyed maps. Senders have a local number
-    // (order of first sight, `senders`); a record is found by its key: a sender seen with its
-    // run-wide slot (`senderSlot`, `HeldIndex`) has its record at that slot of `bySlot`, so the
-    // in-order path hashes no node id and reads no table before the record; a sender only
-    // named so far has its record in `byName` (key −1 − index) until its slot comes.
+    // Per sender one record in an array (`by`), not string-keyed maps. Senders have a local
+    // number (order of first sight, `senders`). A sender seen with its run-wide slot
+    // (`senderSlot`, `HeldIndex`; a slot always names the same sender) keeps its record at
+    // index `slot`, so the in-order path hashes no node id and reads nothing before the record;
+    // a sender only named so far keeps it at a free index (`recordOfNumber`), moved aside
+    // when that index becomes some sender's slot.
     private var senders = StringNumbering()
     private var senderNames: [String] { senders.strings }
     /// What one sender's message needs, in one record: a device handles a round's messages
-    /// long after its state left the cache, and each array reached per message is a miss
-    /// (one array of records instead of one per field, and no slot → number table).
+    /// long after its state left the cache, and each array reached per message is a miss (one
+    /// array of records instead of one per field, and no slot → number table before it).
     private struct Sender: Sendable {
         var contiguous = 0
         /// Sequences received above the contiguous prefix, as runs (nil: none).
         var above: SequenceRuns?
         var lastAsk: (range: ClosedRange<Int>, at: SimTime)?
-        /// The sender's local number (−1: a slot of `bySlot` no sender of this device has).
-        var local: Int32 = -1
+        /// −1: a free index; ≥ 0: the record of local number `owner`, kept at its slot;
+        /// ≤ −2: the record of local number −2 − `owner`, a sender not seen with its slot yet.
+        var owner: Int32 = -1
+        var local: Int { owner >= 0 ? Int(owner) : -2 - Int(owner) }
     }
-    /// Records by run-wide slot (a slot always names the same sender: `HeldIndex` only appends).
-    private var bySlot: [Sender] = []
-    /// Records of senders not seen with their slot (left empty once the record moves to its slot).
-    private var byName: [Sender] = []
-    /// Local number → record key (≥ 0: `bySlot[key]`, < 0: `byName[−1 − key]`).
-    private var keyOfNumber: [Int] = []
-
-    /// The record with key `key`.
-    private subscript(record key: Int) -> Sender {
-        get { key >= 0 ? bySlot[key] : byName[-1 - key] }
-        _modify {
-            if key >= 0 { yield &bySlot[key] } else { yield &byName[-1 - key] }
-        }
-    }
-
-    /// The record of local number `n`.
-    private func record(number n: Int) -> Sender { self[record: keyOfNumber[n]] }
+    private var by: [Sender] = []
+    /// Local number → index of its record in `by`.
+    private var recordOfNumber: [Int] = []
     var seenControl: Set<String> = []
     /// Control message ids handled, as `MessageRegistry` id numbers, when the caller gives
     /// them (one bit per id of the run instead of a set entry with its string per device).
@@ -73,64 +62,72 @@ public struct DeliveryState: Sendable {
 
     /// Highest contiguous normal sequence received per sender seen (0: none yet).
     public var contiguous: [String: Int] {
-        Dictionary(uniqueKeysWithValues: senderNames.indices.map { (senderNames[$0], record(number: $0).contiguous) })
+        Dictionary(uniqueKeysWithValues: senderNames.indices.map { (senderNames[$0], by[recordOfNumber[$0]].contiguous) })
     }
 
     /// Sequences received above the contiguous prefix, per sender that has any.
     var above: [String: Set<Int>] {
         get {
             var out: [String: Set<Int>] = [:]
-            for n in senderNames.indices { if let a = record(number: n).above { out[senderNames[n]] = a.set } }
+            for n in senderNames.indices { if let a = by[recordOfNumber[n]].above { out[senderNames[n]] = a.set } }
             return out
         }
         set {
-            for n in senderNames.indices { self[record: keyOfNumber[n]].above = newValue[senderNames[n]].map(SequenceRuns.init) }
-            for (sender, set) in newValue.sorted(by: { $0.key < $1.key }) { self[record: key(sender)].above = SequenceRuns(set) }
+            for n in senderNames.indices { by[recordOfNumber[n]].above = newValue[senderNames[n]].map(SequenceRuns.init) }
+            for (sender, set) in newValue.sorted(by: { $0.key < $1.key }) { by[recordIndex(sender)].above = SequenceRuns(set) }
         }
     }
 
     /// The last range asked of each sender, with when.
     var lastAsk: [String: (range: ClosedRange<Int>, at: SimTime)] {
         var out: [String: (range: ClosedRange<Int>, at: SimTime)] = [:]
-        for n in senderNames.indices { if let a = record(number: n).lastAsk { out[senderNames[n]] = a } }
+        for n in senderNames.indices { if let a = by[recordOfNumber[n]].lastAsk { out[senderNames[n]] = a } }
         return out
     }
 
     /// Highest contiguous normal sequence received from `sender` (0 if none).
     public func highestContiguous(from sender: String) -> Int {
-        senders.number(ifKnown: sender).map { record(number: Int($0)).contiguous } ?? 0
+        senders.number(ifKnown: sender).map { by[recordOfNumber[Int($0)]].contiguous } ?? 0
     }
 
     /// Whether the normal message (`sender`, `sequence`) was received (in the contiguous prefix or above it).
     @inline(__always) public func hasReceived(from sender: String, sequence: Int) -> Bool {
         guard let n = senders.number(ifKnown: sender).map(Int.init) else { return false }
-        let r = record(number: n)
-        return sequence <= r.contiguous || r.above?.contains(sequence) == true
+        let r = recordOfNumber[n]
+        return sequence <= by[r].contiguous || by[r].above?.contains(sequence) == true
     }
 
-    /// The record key of `sender` (its run-wide `slot` when given), its record made on first
-    /// sight; a record made by name moves to the slot the first time one is given.
-    private mutating func key(_ sender: String, slot: Int? = nil) -> Int {
-        if let slot, slot < bySlot.count, bySlot[slot].local >= 0 { return slot }
+    /// The index in `by` of `sender`'s record (its `slot` when given), made on first sight.
+    /// Valid until the next call: a record kept at a free index moves when that index becomes
+    /// a sender's slot.
+    private mutating func recordIndex(_ sender: String, slot: Int? = nil) -> Int {
+        if let slot, slot < by.count, by[slot].owner >= 0 { return slot }   // a slot's owner never changes
         let n = Int(senders.number(of: sender))
-        if let slot, slot >= bySlot.count {
-            bySlot.append(contentsOf: repeatElement(Sender(), count: slot + 1 - bySlot.count))
-        }
-        if n == keyOfNumber.count {   // first sight
-            guard let slot else {
-                keyOfNumber.append(-1 - byName.count)
-                byName.append(Sender(local: Int32(n)))
-                return keyOfNumber[n]
+        guard let slot else {
+            if n == recordOfNumber.count {   // first sight
+                recordOfNumber.append(by.count)
+                by.append(Sender(owner: -2 - Int32(n)))
             }
-            bySlot[slot].local = Int32(n)
-            keyOfNumber.append(slot)
-            return slot
+            return recordOfNumber[n]
         }
-        guard let slot else { return keyOfNumber[n] }
-        // Named before, its slot given for the first time: the record moves to the slot.
-        precondition(keyOfNumber[n] < 0, "a sender has one slot")
-        swap(&bySlot[slot], &byName[-1 - keyOfNumber[n]])
-        keyOfNumber[n] = slot
+        var r = Sender(owner: Int32(n))
+        if n == recordOfNumber.count {   // first sight
+            recordOfNumber.append(slot)
+        } else {
+            // Its slot given for the first time: the record moves there, leaving a free index.
+            precondition(by[recordOfNumber[n]].owner <= -2, "a sender has one slot")
+            r = Sender()
+            swap(&r, &by[recordOfNumber[n]])
+            r.owner = Int32(n)
+            recordOfNumber[n] = slot
+        }
+        if slot >= by.count { by.append(contentsOf: repeatElement(Sender(), count: slot + 1 - by.count)) }
+        if by[slot].owner <= -2 {   // a sender not seen with its slot has its record there: to the end
+            recordOfNumber[by[slot].local] = by.count
+            by.append(Sender())
+            by.swapAt(slot, by.count - 1)
+        }
+        by[slot] = r
         return slot
     }
 
@@ -156,10 +153,10 @@ public struct DeliveryState: Sendable {
         let checkDuplicates = !(variant == .asBuilt && asBuilt.noDuplicateCheck)
         if m.type.isNormal {
             // The sender's number once (from its slot: no hashing), then arrays.
-            let s = key(m.sender, slot: senderSlot)
-            let last = self[record: s].contiguous
-            let hasAbove = self[record: s].above != nil   // no copy of the runs held across `record`
-            if checkDuplicates && (m.sequence <= last || (hasAbove && self[record: s].above!.contains(m.sequence))) {
+            let s = recordIndex(m.sender, slot: senderSlot)
+            let last = by[s].contiguous
+            let hasAbove = by[s].above != nil   // no copy of the runs held across `record`
+            if checkDuplicates && (m.sequence <= last || (hasAbove && by[s].above!.contains(m.sequence))) {
                 return DeliveryActions(.duplicate(m))
             }
             var actions = DeliveryActions()
@@ -169,7 +166,7 @@ public struct DeliveryState: Sendable {
                 actions.append(ask)
             }
             if m.sequence <= next && !hasAbove {
-                self[record: s].contiguous = m.sequence   // the next in order, nothing above: `record`'s result
+                by[s].contiguous = m.sequence   // the next in order, nothing above: `record`'s result
             } else {
                 record(s, m.sequence)
             }
@@ -184,7 +181,7 @@ public struct DeliveryState: Sendable {
             guard variant == .thesis || variant == .asBuilt, let maxSeq = Int(m.content) else { return DeliveryActions(.none) }
             let base = (variant == .asBuilt && asBuilt.confirmComparesOwnSequence)
                 ? ownSequence : highestContiguous(from: m.sender)
-            guard maxSeq > base, let a = ask(key(m.sender), from: base + 1, to: maxSeq, now: now, retry: resendRetry, ranges: ranges)
+            guard maxSeq > base, let a = ask(recordIndex(m.sender), from: base + 1, to: maxSeq, now: now, retry: resendRetry, ranges: ranges)
             else { return DeliveryActions(.none) }
             return DeliveryActions(a)
         case .resend:
@@ -218,38 +215,38 @@ public struct DeliveryState: Sendable {
     /// `CheckerLookupTests` compares the two on random histories.
     func hasNormal(number n: Int, _ seq: Int) -> Bool {
         guard n >= 0 else { return false }
-        let r = record(number: n)
-        return seq <= r.contiguous || (r.above?.contains(seq) ?? false)
+        let r = recordOfNumber[n]
+        return seq <= by[r].contiguous || (by[r].above?.contains(seq) ?? false)
     }
 
     /// Marks (sender, seq) received and advances the contiguous mark.
-    public mutating func record(_ sender: String, _ seq: Int) { record(key(sender), seq) }
+    public mutating func record(_ sender: String, _ seq: Int) { record(recordIndex(sender), seq) }
 
-    /// `record` for the sender of record key `k`.
-    private mutating func record(_ k: Int, _ seq: Int) {
-        var c = self[record: k].contiguous
+    /// `record` for the sender whose record is `by[n]`.
+    private mutating func record(_ n: Int, _ seq: Int) {
+        var c = by[n].contiguous
         guard seq > c else { return }
-        var runs = self[record: k].above ?? SequenceRuns()
-        self[record: k].above = nil   // `runs` is then the only reference: it grows in place
+        var runs = by[n].above ?? SequenceRuns()
+        by[n].above = nil   // `runs` is then the only reference: it grows in place
         runs.insert(seq)
         if let hi = runs.removeConsecutive(from: c + 1) { c = hi }
-        self[record: k].contiguous = c
-        self[record: k].above = runs.isEmpty ? nil : runs
+        by[n].contiguous = c
+        by[n].above = runs.isEmpty ? nil : runs
     }
 
     /// The missing part of [lo, hi] as one range (lowest to highest missing) or, with `.holes`,
     /// as the list of its missing ranges; rate-limited on the span.
-    private mutating func ask(_ k: Int, from lo: Int, to hi: Int, now: SimTime, retry: SimDuration,
+    private mutating func ask(_ n: Int, from lo: Int, to hi: Int, now: SimTime, retry: SimDuration,
                               ranges: ResendRanges = .span)
         -> DeliveryAction? {
-        let got = self[record: k].above ?? SequenceRuns()
+        let got = by[n].above ?? SequenceRuns()
         guard let range = got.missingSpan(lo, hi) else { return nil }
-        if let prev = self[record: k].lastAsk, prev.range.contains(range.lowerBound),
+        if let prev = by[n].lastAsk, prev.range.contains(range.lowerBound),
            prev.range.contains(range.upperBound), now - prev.at < retry {
             return nil
         }
-        self[record: k].lastAsk = (range, now)
-        let sender = senderNames[Int(self[record: k].local)]
+        by[n].lastAsk = (range, now)
+        let sender = senderNames[by[n].local]
         guard ranges == .holes else { return .askResend(sender: sender, range: range) }
         let holes = got.holes(in: range)
         return .askResend(sender: sender, range: range, holes: holes.count > 1 ? holes : nil)
