@@ -4,11 +4,10 @@
 /// inline, beside `count`: between two rounds a device mostly waits for one message or two,
 /// and a lookup among them reads no array (the device's arrays are cold by the time its
 /// replies arrive, and each one reached is a cache miss). The others are found through an
-/// open-addressing index of a power of two slots, at most half full, by linear probing from
-/// a number's low bits (the registry numbers messages in the order they are first seen, so
-/// the numbers of one round are near each other and share a few lines of the index). A lookup
-/// hashes no key through `Hasher`, and a new message is built in its place instead of being
-/// copied into the table and destroyed.
+/// open-addressing index of a power of two slots, at most half full, by a multiplicative hash
+/// and linear probing (a number's low bits alone would put a run of consecutive numbers in one
+/// probe run, which each removal walks to its end). A lookup hashes no key through `Hasher`,
+/// and a new message is built in its place instead of being copied into the table and destroyed.
 struct PartialTable: Sendable {
     static let inlineCount = 4
     /// The partial messages; `number(at: i)` is the id number of `values[i]`.
@@ -36,6 +35,7 @@ struct PartialTable: Sendable {
     }
 
     /// The id number of `values[i]`.
+    @inline(__always)
     func number(at i: Int) -> Int32 {
         switch i {
         case 0: return n0
@@ -46,6 +46,7 @@ struct PartialTable: Sendable {
         }
     }
 
+    @inline(__always)
     private mutating func setNumber(_ n: Int32, at i: Int) {
         switch i {
         case 0: n0 = n
@@ -177,8 +178,7 @@ struct PartialTable: Sendable {
         return c
     }
 
-    /// A number's home slot: its low bits.
     private static func home(_ n: Int32, _ mask: Int) -> Int {
-        Int(truncatingIfNeeded: UInt32(bitPattern: n)) & mask
+        Int(truncatingIfNeeded: (UInt64(UInt32(bitPattern: n)) &* 0x9E37_79B9_7F4A_7C15) >> 32) & mask
     }
 }
