@@ -26,24 +26,30 @@ public enum DeliveryAction: Equatable, Sendable {
 /// when its first and last missing sequences lie inside the span last asked of that sender
 /// (what is missing only shrinks, so its holes then lie inside the holes asked then).
 public struct DeliveryState: Sendable {
-    // Per sender, by a local sender number (order of first sight): arrays, not string-keyed
-    // maps, so the in-order path hashes no node id when the caller passes the sender's
-    // run-wide slot (`senderSlot`); with only the string, one lookup finds the number.
+    // Per sender one record in an array (`by`), not string-keyed maps. Senders have a local
+    // number (order of first sight, `senders`). A sender seen with its run-wide slot
+    // (`senderSlot`, `HeldIndex`; a slot always names the same sender) keeps its record at
+    // index `slot`, so the in-order path hashes no node id and reads nothing before the record;
+    // a sender only named so far keeps it at a free index (`recordOfNumber`), moved aside
+    // when that index becomes some sender's slot.
     private var senders = StringNumbering()
     private var senderNames: [String] { senders.strings }
-    /// Run-wide sender slot → local number + 1 (0: not seen with a slot yet). A cache of
-    /// `senders`: a slot always names the same sender (`HeldIndex` only appends).
-    private var numberOfSlot: [Int] = []
-    /// What one sender's message needs, in one record per local number: a device handles a
-    /// round's messages long after its state left the cache, and each array reached per
-    /// message is a miss (one array of records instead of one per field).
+    /// What one sender's message needs, in one record: a device handles a round's messages
+    /// long after its state left the cache, and each array reached per message is a miss (one
+    /// array of records instead of one per field, and no slot → number table before it).
     private struct Sender: Sendable {
         var contiguous = 0
         /// Sequences received above the contiguous prefix, as runs (nil: none).
         var above: SequenceRuns?
         var lastAsk: (range: ClosedRange<Int>, at: SimTime)?
+        /// −1: a free index; ≥ 0: the record of local number `owner`, kept at its slot;
+        /// ≤ −2: the record of local number −2 − `owner`, a sender not seen with its slot yet.
+        var owner: Int32 = -1
+        var local: Int { owner >= 0 ? Int(owner) : -2 - Int(owner) }
     }
     private var by: [Sender] = []
+    /// Local number → index of its record in `by`.
+    private var recordOfNumber: [Int] = []
     var seenControl: Set<String> = []
     /// Control message ids handled, as `MessageRegistry` id numbers, when the caller gives
     /// them (one bit per id of the run instead of a set entry with its string per device).
@@ -56,49 +62,73 @@ public struct DeliveryState: Sendable {
 
     /// Highest contiguous normal sequence received per sender seen (0: none yet).
     public var contiguous: [String: Int] {
-        Dictionary(uniqueKeysWithValues: senderNames.indices.map { (senderNames[$0], by[$0].contiguous) })
+        Dictionary(uniqueKeysWithValues: senderNames.indices.map { (senderNames[$0], by[recordOfNumber[$0]].contiguous) })
     }
 
     /// Sequences received above the contiguous prefix, per sender that has any.
     var above: [String: Set<Int>] {
         get {
             var out: [String: Set<Int>] = [:]
-            for n in senderNames.indices { if let a = by[n].above { out[senderNames[n]] = a.set } }
+            for n in senderNames.indices { if let a = by[recordOfNumber[n]].above { out[senderNames[n]] = a.set } }
             return out
         }
         set {
-            for n in senderNames.indices { by[n].above = newValue[senderNames[n]].map(SequenceRuns.init) }
-            for (sender, set) in newValue.sorted(by: { $0.key < $1.key }) { by[number(sender)].above = SequenceRuns(set) }
+            for n in senderNames.indices { by[recordOfNumber[n]].above = newValue[senderNames[n]].map(SequenceRuns.init) }
+            for (sender, set) in newValue.sorted(by: { $0.key < $1.key }) { by[recordIndex(sender)].above = SequenceRuns(set) }
         }
     }
 
     /// The last range asked of each sender, with when.
     var lastAsk: [String: (range: ClosedRange<Int>, at: SimTime)] {
         var out: [String: (range: ClosedRange<Int>, at: SimTime)] = [:]
-        for n in senderNames.indices { if let a = by[n].lastAsk { out[senderNames[n]] = a } }
+        for n in senderNames.indices { if let a = by[recordOfNumber[n]].lastAsk { out[senderNames[n]] = a } }
         return out
     }
 
     /// Highest contiguous normal sequence received from `sender` (0 if none).
-    public func highestContiguous(from sender: String) -> Int { senders.number(ifKnown: sender).map(Int.init).map { by[$0].contiguous } ?? 0 }
+    public func highestContiguous(from sender: String) -> Int {
+        senders.number(ifKnown: sender).map { by[recordOfNumber[Int($0)]].contiguous } ?? 0
+    }
 
     /// Whether the normal message (`sender`, `sequence`) was received (in the contiguous prefix or above it).
     @inline(__always) public func hasReceived(from sender: String, sequence: Int) -> Bool {
         guard let n = senders.number(ifKnown: sender).map(Int.init) else { return false }
-        return sequence <= by[n].contiguous || by[n].above?.contains(sequence) == true
+        let r = recordOfNumber[n]
+        return sequence <= by[r].contiguous || by[r].above?.contains(sequence) == true
     }
 
-    /// The local number of `sender` (found through `slot` when given), assigned on first sight.
-    private mutating func number(_ sender: String, slot: Int? = nil) -> Int {
-        if let slot, slot < numberOfSlot.count, numberOfSlot[slot] > 0 { return numberOfSlot[slot] - 1 }
-        let n: Int
-        n = Int(senders.number(of: sender))
-        if n == by.count { by.append(Sender()) }
-        if let slot {
-            if slot >= numberOfSlot.count { numberOfSlot.append(contentsOf: repeatElement(0, count: slot + 1 - numberOfSlot.count)) }
-            numberOfSlot[slot] = n + 1
+    /// The index in `by` of `sender`'s record (its `slot` when given), made on first sight.
+    /// Valid until the next call: a record kept at a free index moves when that index becomes
+    /// a sender's slot.
+    private mutating func recordIndex(_ sender: String, slot: Int? = nil) -> Int {
+        if let slot, slot < by.count, by[slot].owner >= 0 { return slot }   // a slot's owner never changes
+        let n = Int(senders.number(of: sender))
+        guard let slot else {
+            if n == recordOfNumber.count {   // first sight
+                recordOfNumber.append(by.count)
+                by.append(Sender(owner: -2 - Int32(n)))
+            }
+            return recordOfNumber[n]
         }
-        return n
+        var r = Sender(owner: Int32(n))
+        if n == recordOfNumber.count {   // first sight
+            recordOfNumber.append(slot)
+        } else {
+            // Its slot given for the first time: the record moves there, leaving a free index.
+            precondition(by[recordOfNumber[n]].owner <= -2, "a sender has one slot")
+            r = Sender()
+            swap(&r, &by[recordOfNumber[n]])
+            r.owner = Int32(n)
+            recordOfNumber[n] = slot
+        }
+        if slot >= by.count { by.append(contentsOf: repeatElement(Sender(), count: slot + 1 - by.count)) }
+        if by[slot].owner <= -2 {   // a sender not seen with its slot has its record there: to the end
+            recordOfNumber[by[slot].local] = by.count
+            by.append(Sender())
+            by.swapAt(slot, by.count - 1)
+        }
+        by[slot] = r
+        return slot
     }
 
     /// Handles one rebuilt message. `ownSequence` is this device's own highest sequence (used
@@ -123,7 +153,7 @@ public struct DeliveryState: Sendable {
         let checkDuplicates = !(variant == .asBuilt && asBuilt.noDuplicateCheck)
         if m.type.isNormal {
             // The sender's number once (from its slot: no hashing), then arrays.
-            let s = number(m.sender, slot: senderSlot)
+            let s = recordIndex(m.sender, slot: senderSlot)
             let last = by[s].contiguous
             let hasAbove = by[s].above != nil   // no copy of the runs held across `record`
             if checkDuplicates && (m.sequence <= last || (hasAbove && by[s].above!.contains(m.sequence))) {
@@ -151,7 +181,7 @@ public struct DeliveryState: Sendable {
             guard variant == .thesis || variant == .asBuilt, let maxSeq = Int(m.content) else { return DeliveryActions(.none) }
             let base = (variant == .asBuilt && asBuilt.confirmComparesOwnSequence)
                 ? ownSequence : highestContiguous(from: m.sender)
-            guard maxSeq > base, let a = ask(number(m.sender), from: base + 1, to: maxSeq, now: now, retry: resendRetry, ranges: ranges)
+            guard maxSeq > base, let a = ask(recordIndex(m.sender), from: base + 1, to: maxSeq, now: now, retry: resendRetry, ranges: ranges)
             else { return DeliveryActions(.none) }
             return DeliveryActions(a)
         case .resend:
@@ -173,7 +203,7 @@ public struct DeliveryState: Sendable {
 
     func hasNormal(_ sender: String, _ seq: Int) -> Bool {
         guard let n = senders.number(ifKnown: sender).map(Int.init) else { return false }
-        return seq <= by[n].contiguous || (by[n].above?.contains(seq) ?? false)
+        return hasNormal(number: n, seq)
     }
 
     /// The local number of each of `names` (−1: never seen), for `hasNormal(number:_:)`: a
@@ -185,12 +215,14 @@ public struct DeliveryState: Sendable {
     /// `CheckerLookupTests` compares the two on random histories.
     func hasNormal(number n: Int, _ seq: Int) -> Bool {
         guard n >= 0 else { return false }
-        return seq <= by[n].contiguous || (by[n].above?.contains(seq) ?? false)
+        let r = recordOfNumber[n]
+        return seq <= by[r].contiguous || (by[r].above?.contains(seq) ?? false)
     }
 
     /// Marks (sender, seq) received and advances the contiguous mark.
-    public mutating func record(_ sender: String, _ seq: Int) { record(number(sender), seq) }
+    public mutating func record(_ sender: String, _ seq: Int) { record(recordIndex(sender), seq) }
 
+    /// `record` for the sender whose record is `by[n]`.
     private mutating func record(_ n: Int, _ seq: Int) {
         var c = by[n].contiguous
         guard seq > c else { return }
@@ -214,9 +246,10 @@ public struct DeliveryState: Sendable {
             return nil
         }
         by[n].lastAsk = (range, now)
-        guard ranges == .holes else { return .askResend(sender: senderNames[n], range: range) }
+        let sender = senderNames[by[n].local]
+        guard ranges == .holes else { return .askResend(sender: sender, range: range) }
         let holes = got.holes(in: range)
-        return .askResend(sender: senderNames[n], range: range, holes: holes.count > 1 ? holes : nil)
+        return .askResend(sender: sender, range: range, holes: holes.count > 1 ? holes : nil)
     }
 
     /// "a-b" → a...b (a ≤ b, both ≥ 1); anything else is nil.

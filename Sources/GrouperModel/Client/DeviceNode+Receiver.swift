@@ -51,6 +51,17 @@ struct TypeTally {
     }
 }
 
+/// What the receiver keeps per server, in one record: a list reply and a get reply each read
+/// both the seen ids and what the round asked, and a device's arrays are cold by the time its
+/// replies arrive (each array reached is a cache miss).
+struct ServerReceiveState: Sendable {
+    /// The share ids downloaded from the server.
+    var seen = SeenShareIDs()
+    /// The share ids the current round asked for, and whether the server's list had more.
+    var asked = ShareIDs()
+    var askedMore = false
+}
+
 /// One `receiveWithCompletion`: list every server, get unseen shares, rebuild, handle. Plain
 /// numbers only (the handled messages wait in `DeviceNode.roundHandled`), so looking at the
 /// round, copying it or dropping it retains and releases nothing.
@@ -73,7 +84,7 @@ extension DeviceNode {
         guard round == nil else { roundAgain = true; freshRoundPending = true; return }
         if !continuing && !passedOver.isEmpty {
             for j in passedOver.indices where !passedOver[j].isEmpty {
-                for id in passedOver[j] { seenShareIDs[j].remove(id) }
+                for id in passedOver[j] { receiving[j].seen.remove(id) }
                 passedOver[j] = []
             }
         }
@@ -86,12 +97,12 @@ extension DeviceNode {
     func listDone(round r: Int, server j: Int, _ outcome: consuming RequestOutcome, _ out: some EffectSink) {
         guard round?.id == r else { return }
         if case .reply(.shareIDs(let ids)) = consume outcome {
-            var unseen = seenShareIDs[j].unseen(in: ids, compact: stores.listsByGeneration)
+            var unseen = receiving[j].seen.unseen(in: ids, compact: stores.listsByGeneration)
             let more = unseen.count > chunkBatchLimit
             if more { unseen.keepFirst(chunkBatchLimit) }   // large objects: the rest later
             if !unseen.isEmpty {
-                if asked.count < config.servers { asked = Array(repeating: (ShareIDs(), false), count: config.servers) }
-                asked[j] = (unseen, more)
+                receiving[j].asked = unseen
+                receiving[j].askedMore = more
                 send(.transferGet(unseen), to: j, purpose: .get(roundID: r, server: j), out)
                 return
             }
@@ -108,16 +119,18 @@ extension DeviceNode {
     func getDone(round r: Int, server j: Int, _ outcome: consuming RequestOutcome, _ out: some EffectSink) {
         guard round?.id == r else { return }
         if case .reply(.shares(let ss)) = consume outcome {
-            if j < asked.count && !asked[j].ids.isEmpty {
-                for id in asked[j].ids { seenShareIDs[j].insert(id) }
-                if ss.count < asked[j].ids.count {
+            if !receiving[j].asked.isEmpty {
+                let asked = receiving[j].asked
+                for id in asked { receiving[j].seen.insert(id) }
+                if ss.count < asked.count {
                     if passedOver.count < config.servers { passedOver = Array(repeating: [], count: config.servers) }
-                    for id in asked[j].ids where !ss.contains(where: { $0.shareID == id }) { passedOver[j].append(id) }
+                    for id in asked where !ss.contains(where: { $0.shareID == id }) { passedOver[j].append(id) }
                 }
-                if asked[j].more { roundAgain = true }
-                asked[j] = (ShareIDs(), false)
+                if receiving[j].askedMore { roundAgain = true }
+                receiving[j].asked = ShareIDs()
+                receiving[j].askedMore = false
             } else {
-                for s in ss { seenShareIDs[j].insert(s.shareID) }
+                for s in ss { receiving[j].seen.insert(s.shareID) }
             }
             for s in ss {
                 let number = s.messageNumber >= 0 ? s.messageNumber : stores.registry.idNumber(s.messageID)
@@ -170,7 +183,7 @@ extension DeviceNode {
             guard partial.values[i].count >= sharesToTry else {
                 if asBuiltJoin {  // forgets ids of messages below k: fetched again next round
                     let p = partial.remove(at: i)
-                    for (j, id) in p.shareIDs.enumerated() { if let id { seenShareIDs[j].remove(id) } }
+                    for (j, id) in p.shareIDs.enumerated() { if let id { receiving[j].seen.remove(id) } }
                 }
                 continue
             }

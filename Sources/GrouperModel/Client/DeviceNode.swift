@@ -55,8 +55,8 @@ final class DeviceNode {
     /// keeping its buffer for the next round's rebuilt messages).
     var roundHandled: [GrouperMessage] = []
     var roundAgain = false
-    /// Per server, the share ids the current round asked for and whether its list had more.
-    var asked: [(ids: ShareIDs, more: Bool)] = []
+    /// Per server, the share ids downloaded from it and what the current round asked of it.
+    var receiving: [ServerReceiveState]
     /// Per server, ids it listed and was asked for but did not serve (withheld, or deleted since
     /// the list): passed over by the rounds that continue a cut list, asked again by the next
     /// round something else starts (a timer, a push, a reconnect), so a withholding window
@@ -65,7 +65,6 @@ final class DeviceNode {
     /// A receive was asked for while a round ran: the next round is a fresh one.
     var freshRoundPending = false
     var nextRoundID = 1
-    var seenShareIDs: [SeenShareIDs]
     /// Collected shares per message id number (`MessageRegistry`): one slot per server.
     var partial = PartialTable()
     /// Id numbers of the messages that received shares in the current round (only they can
@@ -155,7 +154,7 @@ final class DeviceNode {
         accessKeys = Array(repeating: nil, count: config.servers)
         credentials = Self.credentials(directory.groupID, accessKeys)
         masterKeys = Array(repeating: nil, count: config.servers)
-        seenShareIDs = Array(repeating: SeenShareIDs(), count: config.servers)
+        receiving = Array(repeating: ServerReceiveState(), count: config.servers)
         batchCap = config.batchLimit
         delivery.plantedGapOffByOne = config.plantedBug == .gapOffByOne
     }

@@ -25,15 +25,23 @@ struct SeenShareIDs: Sendable {
     private var checked: UInt64?
     /// The first and last kept id (`Int.max` / `Int.min`: none), beside `count`: a device lists
     /// once per round, long after its runs left the cache, and the shortcut for a list that
-    /// only added ids needs no more, so it reads no run. `lastID` is the last run's end: an id
-    /// that extends the last run moves only `lastID`, and `settle` writes it into the run
-    /// before anything else reads the runs.
+    /// only added ids needs no more, so it reads no run. `firstID` is the first run's start and
+    /// `lastID` the last run's end: a list whose front moves inside the first run moves only
+    /// `firstID`, an id that extends the last run moves only `lastID`, and `settle` writes both
+    /// into the runs before anything else reads them.
     private var firstID = Int.max, lastID = Int.min
+    /// The first run's end while it is not also the last run (`Int.max` while it is: its end is
+    /// then `lastID`), so a moving front finds whether it stays inside that run without
+    /// reading it.
+    private var firstRunEnd = Int.max
 
     /// The kept ids, ascending.
     var ids: [Int] {
         var live = Array(runs[head...])
-        if !live.isEmpty { live[live.count - 1].hi = lastID }
+        if !live.isEmpty {
+            live[0].lo = firstID
+            live[live.count - 1].hi = lastID
+        }
         return live.flatMap { Array($0.lo...$0.hi) }
     }
     /// Bytes of storage, dead front and spare capacity included (`RetainedState`).
@@ -89,24 +97,29 @@ struct SeenShareIDs: Sendable {
     }
 
     /// Forgets the ids below `first`. Nothing lies below it when the first kept id does not (the
-    /// usual list starts where the last one did): one comparison instead of a search.
+    /// usual list starts where the last one did): one comparison instead of a search. A front
+    /// that stays inside the first run (the usual TTL sweep) moves `firstID` only: no run is read.
     @inline(__always)
     private mutating func dropFront(below first: Int) {
-        if firstID < first {
-            settle()
-            let r = firstRun(endingAtOrAfter: first, gallopFrom: head)
-            for i in head..<r { count -= runs[i].count }
-            head = r
-            if head < runs.count && runs[head].lo < first {
-                count -= first - runs[head].lo
-                runs[head].lo = first
-            }
-            refreshEnds()
+        guard firstID < first else { return }
+        if first <= (firstRunEnd == .max ? lastID : firstRunEnd) {
+            count -= first - firstID
+            firstID = first
+            return
+        }
+        settle()
+        let r = firstRun(endingAtOrAfter: first, gallopFrom: head)
+        for i in head..<r { count -= runs[i].count }
+        head = r
+        if head < runs.count && runs[head].lo < first {
+            count -= first - runs[head].lo
+            runs[head].lo = first
         }
         if head >= 64 && head * 2 >= runs.count {
             runs.removeFirst(head)
             head = 0
         }
+        refreshEnds()
     }
 
     /// Appends an id larger than all kept ones.
@@ -121,19 +134,24 @@ struct SeenShareIDs: Sendable {
         refreshEnds()
     }
 
-    /// Writes `lastID` into the last run (an append may have moved only `lastID`).
+    /// Writes `firstID` into the first run and `lastID` into the last (a moving front may have
+    /// moved only `firstID`, an append only `lastID`).
     private mutating func settle() {
-        if lastID != .min && runs[runs.count - 1].hi != lastID { runs[runs.count - 1].hi = lastID }
+        guard lastID != .min else { return }
+        if runs[head].lo != firstID { runs[head].lo = firstID }
+        if runs[runs.count - 1].hi != lastID { runs[runs.count - 1].hi = lastID }
     }
 
-    /// Sets `firstID` and `lastID` from the runs (after each change to them).
+    /// Sets `firstID`, `lastID` and `firstRunEnd` from the runs (after each change to them).
     private mutating func refreshEnds() {
         if head < runs.count {
             firstID = runs[head].lo
             lastID = runs[runs.count - 1].hi
+            firstRunEnd = head < runs.count - 1 ? runs[head].hi : .max
         } else {
             firstID = .max
             lastID = .min
+            firstRunEnd = .max
         }
     }
 

@@ -49,7 +49,7 @@ extension GrouperSystem {
             b += n.server.keptListBytes
         }
         for d in world.deviceNodes {
-            b += d.seenShareIDs.reduce(0) { $0 + $1.capacityBytes }
+            b += d.receiving.reduce(0) { $0 + $1.seen.capacityBytes }
             b += d.partial.values.reduce(0) { $0 + $1.slots.reduce(0) { $0 + ($1?.share.capacity ?? 0) } + 64 }
             b += (d.outbox.count + d.unsent.count) * MemoryLayout<OutboxItem>.stride
             b += d.pending.count * 64

@@ -104,7 +104,7 @@ enum WireSize {
 
     /// A `transfer/get` reply carrying `ss`.
     static func shares(_ ss: ShareDownloads, scheme: SharingSchemeKind) -> Int {
-        ss.reduce(2) { $0 + shareText($1.share.count, scheme: scheme) + 140 }
+        ss.reduce(2) { $0 + shareText($1.shareCount, scheme: scheme) + 140 }
     }
 
     /// Shares a request or response carries (for server processing time).

@@ -27,27 +27,31 @@ public struct UserEntity: Equatable, Sendable {
 
 /// Share entity (thesis Table 5.1). At most one per `ShareKeying` key on a server. Fixed once
 /// stored (a re-put stores a new entity), so the download built at the put stays its answer.
+///
+/// Its bytes, message id, save time and message number live only in that download's box: the
+/// entity keeps what a `transfer/get` and a list decide by (id, group, sender, receiver) beside
+/// the box, in 48 bytes, so a get reads one line of the server's shares per id.
 public struct ShareEntity: Equatable, Sendable {
     /// Fresh on every put, so a re-put is a new id for lists.
     public let id: Int
-    public let share: [UInt8]
-    public let saveAt: SimTime
-    public let messageID: String
+    /// What `transfer/get` returns for this share (one shared box for every get of it).
+    public let download: ShareDownload
+    public let group: Int
     /// Index into `users` of the sender.
     public let sender: Int
     /// Index into `users` of the receiver; nil = multicast.
     public let receiver: Int?
-    public let group: Int
+
+    public var share: [UInt8] { download.share }
+    public var saveAt: SimTime { download.saveAt }
+    public var messageID: String { download.messageID }
     /// `ShareUpload.messageNumber` of the put (simulator bookkeeping, −1: not known).
-    public let messageNumber: Int32
-    /// What `transfer/get` returns for this share (one shared box for every get of it).
-    public let download: ShareDownload
+    public var messageNumber: Int32 { download.messageNumber }
 
     /// `senderNode` is the node id of user `sender` (the download names the sender by it).
     public init(id: Int, share: [UInt8], saveAt: SimTime, messageID: String, sender: Int, senderNode: String,
                 receiver: Int?, group: Int, messageNumber: Int32 = -1) {
-        self.id = id; self.share = share; self.saveAt = saveAt; self.messageID = messageID
-        self.sender = sender; self.receiver = receiver; self.group = group; self.messageNumber = messageNumber
+        self.id = id; self.sender = sender; self.receiver = receiver; self.group = group
         download = ShareDownload(shareID: id, messageID: messageID, sender: senderNode, share: share, saveAt: saveAt,
                                  messageNumber: messageNumber)
     }

@@ -11,19 +11,25 @@ import SimKernel
 public struct ShareDownload: Sendable {
     final class Fields: @unchecked Sendable {
         // Mutated only through `ShareDownload`'s setters, and only while uniquely referenced.
+        // The fields a reply and its receiver read per share come first, beside the reference
+        // count a get's retain touches; the strings and the share's buffer reference after them.
         var shareID: Int
+        var saveAt: SimTime
+        /// `share`'s buffer address (`ShareBuffers.address`) and byte count, read without loading the buffer.
+        private(set) var shareAddress: UInt
+        private(set) var shareCount: Int32
+        var messageNumber: Int32
         var messageID: String
         var sender: String
-        var share: [UInt8] { didSet { shareAddress = ShareBuffers.address(share) } }
-        var saveAt: SimTime
-        var messageNumber: Int32
-        /// `share`'s buffer address (`ShareBuffers.address`), read without loading the buffer.
-        private(set) var shareAddress: UInt
+        var share: [UInt8] {
+            didSet { shareAddress = ShareBuffers.address(share); shareCount = Int32(share.count) }
+        }
 
         init(shareID: Int, messageID: String, sender: String, share: [UInt8], saveAt: SimTime, messageNumber: Int32) {
             self.shareID = shareID; self.messageID = messageID; self.sender = sender; self.share = share
             self.saveAt = saveAt; self.messageNumber = messageNumber
             shareAddress = ShareBuffers.address(share)
+            shareCount = Int32(share.count)
         }
 
         func copy() -> Fields {
@@ -50,9 +56,11 @@ public struct ShareDownload: Sendable {
     /// The address of `share`'s buffer, which this value keeps alive: two values with equal
     /// addresses hold the very same buffer (`ShareBuffers.identical`). Read from the box, not the buffer.
     var shareAddress: UInt { fields.shareAddress }
+    /// `share.count`, read from the box, not the buffer (a reply's wire size).
+    var shareCount: Int { Int(fields.shareCount) }
 
     /// Bytes of one box (for `RetainedState`): object header and fields, not the strings' or share's storage.
-    static var boxBytes: Int { 16 + 8 + 2 * MemoryLayout<String>.stride + 8 + 8 + 8 + 8 }
+    static var boxBytes: Int { 16 + 8 + 8 + 8 + 4 + 4 + 2 * MemoryLayout<String>.stride + 8 }
 
     public init(shareID: Int, messageID: String, sender: String, share: [UInt8], saveAt: SimTime, messageNumber: Int32 = -1) {
         fields = Fields(shareID: shareID, messageID: messageID, sender: sender, share: share, saveAt: saveAt,

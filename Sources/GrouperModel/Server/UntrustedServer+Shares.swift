@@ -116,7 +116,7 @@ extension UntrustedServer {
             groupLists[g].ids.removeAll()
             groupLists[g].head = 0
         }
-        for u in hiddenLists.indices where hiddenLists[u] != nil { hiddenLists[u] = HiddenShareIDs() }
+        for u in hiddenCounts.indices where hiddenCounts[u] > 0 { hiddenCounts[u] = 0 }
     }
 
     /// Oldest stored share's save time, if any: the first share while save times ascend.

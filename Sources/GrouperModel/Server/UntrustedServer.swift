@@ -24,8 +24,9 @@ public struct UntrustedServer: Sendable {
     public var incrementalLists = true
     /// Per group index: its kept share ids, built on a member's first list (`isBuilt`).
     var groupLists: [GroupShareList] = []
-    /// Per user index: the ids of its group's list it may not see, built on its first list.
-    var hiddenLists: [HiddenShareIDs?] = []
+    /// Per user index: how many ids of its group's kept list it may not see, counted on its
+    /// first list (−1 until then).
+    var hiddenCounts: [Int] = []
     /// Every share was stored no earlier than the one before it (puts store at `now`), so
     /// the first share is the oldest.
     var saveTimesAscend = true

@@ -32,7 +32,7 @@ extension GrouperSystem {
             s.listedIDs += n.server.keptListIDs
         }
         for d in world.deviceNodes {
-            s.seenIDs += d.seenShareIDs.reduce(0) { $0 + $1.count }
+            s.seenIDs += d.receiving.reduce(0) { $0 + $1.seen.count }
             s.partialMessages += d.partial.count
             s.partialShares += d.partial.values.reduce(0) { $0 + $1.count }
             s.queuedMessages += d.outbox.count + d.unsent.count

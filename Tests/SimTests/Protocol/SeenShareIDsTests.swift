@@ -5,34 +5,38 @@ import SimKernel
 /// `SeenShareIDs` answers exactly as a plain set of every downloaded id would, on the lists a
 /// server can produce: ids ever-increasing, visibility fixed at store time, deletions from the
 /// front (TTL sweeps) and anywhere (re-puts, restarts). The server side is a real
-/// `GroupShareList` with the member's `HiddenShareIDs` (a multicast of its own, unicasts to
+/// `GroupShareList` with the member's count of hidden ids (a multicast of its own, unicasts to
 /// others), so the compact shortcut sees the lists and generations a server would send.
 @Test(arguments: [false, true])
 func seenShareIDsMatchAPlainSetOnServerLikeLists(compact: Bool) {
     var rng = Xoshiro256StarStar(seed: 77)
     for _ in 0..<200 {
         var stored: [(id: Int, visible: Bool)] = []
-        var group = GroupShareList(), hidden = HiddenShareIDs()
+        var group = GroupShareList(), hidden = 0   // member 0's view; members 1 and 2 send
+        func listed(_ id: Int, visible: Bool, _ rng: inout Xoshiro256StarStar) -> ListedShare {
+            if visible { return ListedShare(id: id, sender: 1, receiver: rng.chance(0.5) ? -1 : 0) }
+            return rng.chance(0.5) ? ListedShare(id: id, sender: 0) : ListedShare(id: id, sender: 1, receiver: 2)
+        }
         var nextID = 1
         var fast = SeenShareIDs(), reference = Set<Int>()
         for _ in 0..<60 {
             for _ in 0..<rng.int(in: 0...6) {
                 let visible = rng.chance(0.7)
                 stored.append((nextID, visible))
-                group.append(nextID)
-                if !visible { hidden.append(nextID) }
+                group.append(listed(nextID, visible: visible, &rng))
+                if !visible { hidden += 1 }
                 nextID += 1
             }
             let sweep = rng.int(in: 0...2)                                  // TTL sweep: the oldest
-            for e in stored.prefix(sweep) { group.remove(e.id); if !e.visible { hidden.remove(e.id) } }
+            for e in stored.prefix(sweep) { group.remove(e.id); if !e.visible { hidden -= 1 } }
             stored.removeFirst(min(sweep, stored.count))
             for e in stored where rng.chance(0.03) {                        // re-puts: anywhere
                 group.remove(e.id)
-                if !e.visible { hidden.remove(e.id) }
+                if !e.visible { hidden -= 1 }
                 stored.removeAll { $0.id == e.id }
             }
-            if rng.chance(0.02) { stored.removeAll(); group.ids.removeAll(); group.head = 0; hidden = HiddenShareIDs() }  // restart
-            let list = group.list(hiding: hidden)
+            if rng.chance(0.02) { stored.removeAll(); group.ids.removeAll(); group.head = 0; hidden = 0 }  // restart
+            let list = group.list(for: 0, hidden: hidden)
             let listed = stored.filter(\.visible).map(\.id)
             #expect(Array(list) == listed && list.count == listed.count && list.indices.map { list[$0] } == listed)
             if let x = listed.randomElement(using: &rng) {

@@ -54,4 +54,30 @@ import SimKernel
         while t.count > 0 { t.remove(at: 0) }   // emptied from the front: every move of the last
         #expect(t.index(of: 7) == nil && t.numbers.isEmpty)
     }
+
+    /// Tables that stay small, as a device's between rounds: most lookups, inserts and removals
+    /// cross the boundary between the inline numbers and the index (four, then more, then fewer).
+    @Test func smallTablesAcrossTheInlineNumbers() {
+        var rng = Xoshiro256StarStar(seed: 4242)
+        var t = PartialTable(), reference: [Int32: PartialMessage] = [:]
+        for step in 0..<30_000 {
+            let n = Int32(rng.next() % 12) + (step % 3 == 0 ? 16 : 0)   // few numbers, some sharing home slots
+            let grow = reference.count < 3 || (reference.count < 9 && rng.next() % 2 == 0)
+            if grow {
+                let share = ShareDownload(shareID: step, messageID: "m\(n)", sender: "s", share: [1], saveAt: .zero, messageNumber: n)
+                let server = Int(rng.next() % 3)
+                let i = t.index(of: n) ?? t.insert(n, PartialMessage(messageID: "m\(n)", servers: 3))
+                t[at: i].add(share, server: server)
+                reference[n, default: PartialMessage(messageID: "m\(n)", servers: 3)].add(share, server: server)
+            } else if rng.next() % 3 == 0 {
+                t.remove(n)
+                reference[n] = nil
+            } else if t.count > 0 {
+                let i = Int(rng.next() % UInt64(t.count)), number = t.numbers[i]
+                #expect(t.remove(at: i).messageID == reference.removeValue(forKey: number)?.messageID)
+            }
+            if step % 1000 == 999 { t = t.compacted() }
+            Self.check(t, reference, Int32(rng.next() % 30))
+        }
+    }
 }
