@@ -95,6 +95,24 @@ import SimKernel
         #expect(s.deliveryRatio == 1)
     }
 
+    /// One pull fetches a whole list longer than `chunkBatchLimit`: the receiver was offline
+    /// while 50 chunks were uploaded, comes back, pulls once (no pushes, no periodic pull) and
+    /// runs further rounds of at most 16 gets each only because the list had more.
+    @Test func oneReconnectPullFetchesAListCutAtTheBatchLimit() throws {
+        var cfg = try system(ChunkingConfig()).config
+        cfg.receive = ReceivePolicy(onPush: false, pullPeriod: nil, onReconnect: true)
+        let s = try GrouperSystem(config: cfg)
+        s.setOnline(false, device: 1, at: at(1))
+        s.update(device: 0, objectID: "o", size: 50 << 20, at: at(10))
+        s.run(until: at(1_800))
+        #expect(s.chunkState(device: 1) == (objects: 0, pendingChunkBytes: 0))
+        #expect(s.counters.total(.messagesUploaded, type: .update) == 50)
+        s.setOnline(true, device: 1, at: at(1_800))
+        s.run(until: at(3_600))
+        #expect(s.chunkState(device: 1) == (objects: 1, pendingChunkBytes: 0))
+        #expect(s.counters.total(.messagesRebuilt, type: .update) == 50, "device 2 never pulls; device 1 rebuilds each chunk once")
+    }
+
     /// Costed bytes travel: an 8 MiB object with 64 real bytes per chunk puts about 8 MiB (as
     /// base64, 4/3) on each of the 3 servers.
     @Test func costedBytesAreCharged() throws {
