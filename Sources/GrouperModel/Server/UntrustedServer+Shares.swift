@@ -17,12 +17,14 @@ extension UntrustedServer {
             receivers.append(idx)
         }
         for (up, r) in zip(uploads, receivers) {
+            // One hash-table probe: the key's share id is replaced before the old share is removed.
             let key = shareKey(group: g, messageID: up.messageID, receiver: r)
-            if let old = shareIDByMessage[key], let i = position(ofShare: old) { removeShare(at: i) }
+            if let old = shareIDByMessage.updateValue(nextShareID, forKey: key), let i = position(ofShare: old) {
+                removeShare(at: i)
+            }
             appendShare(ShareEntity(id: nextShareID, share: up.share, saveAt: now, messageID: up.messageID,
                                     sender: u, senderNode: users[u].node, receiver: r, group: g,
                                     messageNumber: up.messageNumber))
-            shareIDByMessage[key] = nextShareID
             nextShareID += 1
         }
         return .success(.stored(uploads.count))
