@@ -57,7 +57,9 @@ extension UntrustedServer {
 
     /// The visible shares among `ids`, in the order asked (unknown or invisible ids skipped).
     /// The reply holds each share's download built at its put; one share needs no allocation
-    /// (`ShareDownloads`), more are allocated once.
+    /// (`ShareDownloads`), more are allocated once. Inlined into `handleMember`, which then reads
+    /// the shares in place instead of first copying the whole server value for the call.
+    @inline(__always)
     func get(_ ids: ShareIDs, group g: Int, user u: Int) -> ShareDownloads {
         var out = ShareDownloads()
         for id in ids {
