@@ -1,3 +1,5 @@
+import Foundation
+
 extension UntrustedServer {
     /// What one stored share is keyed by in `shareIDByMessage`: (group, message id, receiver),
     /// `receiver` being the unicast receiver's user index under `.perReceiver`, nil otherwise.
@@ -31,29 +33,36 @@ extension UntrustedServer {
     }
 }
 
-/// A 64-bit digest of a string's UTF-8 bytes, read eight at a time: a function of the bytes
-/// alone (equal strings, equal digests), for `UntrustedServer.ShareKey`'s hash. Not a stable
-/// id and never output; the seeded `Hasher` still mixes it.
+/// A 64-bit digest of a string's canonical (NFC) UTF-8 bytes, read eight at a time, for
+/// `UntrustedServer.ShareKey`'s hash. Strings that `==` calls equal (canonical equivalence:
+/// "é" and "e\u{301}", "K" and the Kelvin sign) have equal digests: an ASCII string is its own
+/// NFC form, any other is normalized first (message ids are ASCII, so that path is cold).
+/// Not a stable id and never output; the seeded `Hasher` still mixes it.
 enum MessageIDDigest {
     static func of(_ s: String) -> UInt64 {
         var s = s
-        return s.withUTF8 { bytes in
+        let ascii: UInt64? = s.withUTF8 { bytes in
             let raw = UnsafeRawBufferPointer(bytes)
             var h: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(raw.count)
+            var high: UInt64 = 0
             var i = 0
             while i + 8 <= raw.count {
-                h = mix(h ^ UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)))
+                let w = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+                high |= w
+                h = mix(h ^ w)
                 i += 8
             }
             var tail: UInt64 = 0
-            while i < raw.count { tail = tail << 8 | UInt64(raw[i]); i += 1 }
-            return mix(h ^ tail)
+            while i < raw.count { tail = tail << 8 | UInt64(raw[i]); high |= UInt64(raw[i]); i += 1 }
+            return high & 0x8080_8080_8080_8080 == 0 ? mix(h ^ tail) : nil
         }
+        return ascii ?? plain(s)
     }
 
-    /// The reference digest: the same function over the bytes one at a time, without unsafe reads.
+    /// The reference digest: the same function over the NFC form's bytes one at a time,
+    /// without unsafe reads.
     static func plain(_ s: String) -> UInt64 {
-        let bytes = Array(s.utf8)
+        let bytes = Array(s.precomposedStringWithCanonicalMapping.utf8)
         var h: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count)
         var i = 0
         while i + 8 <= bytes.count {

@@ -14,7 +14,7 @@ import SimKernel
     /// word boundary, tail), non-ASCII and bridged-looking ids, the 36-character UUID form.
     static var ids: [String] {
         var out = (0...40).map { String(repeating: "a", count: $0) }
-        out += ["aaaaaaab", "baaaaaaa", "aaaaaaaab", "aaaaaaaba", "é", "e\u{301}", "größe-ü", "🙂🙂🙂🙂🙂"]
+        out += ["aaaaaaab", "baaaaaaa", "aaaaaaaab", "aaaaaaaba", "é", "e\u{301}", "K", "\u{212A}", "größe-ü", "🙂🙂🙂🙂🙂"]
         var rng = Xoshiro256StarStar(seed: 3)
         out += (0..<20).map { _ in MessageIDGenerator.make(using: &rng) }
         return out
@@ -26,6 +26,11 @@ import SimKernel
         var built = ""
         for c in "0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0" { built.append(c) }
         #expect(MessageIDDigest.of(built) == MessageIDDigest.of("0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0"))
+        // Canonically equivalent strings are equal strings: equal digests.
+        for (a, b) in [("é", "e\u{301}"), ("K", "\u{212A}"), ("café-0123456789abcdef", "cafe\u{301}-0123456789abcdef")] {
+            #expect(a == b)
+            #expect(MessageIDDigest.of(a) == MessageIDDigest.of(b), "\(a)")
+        }
     }
 
     @Test func keyTableAnswersAsAPlainKeyTable() {
