@@ -17,12 +17,14 @@ extension UntrustedServer {
             receivers.append(idx)
         }
         for (up, r) in zip(uploads, receivers) {
+            // One hash-table probe: the key's share id is replaced before the old share is removed.
             let key = shareKey(group: g, messageID: up.messageID, receiver: r)
-            if let old = shareIDByMessage[key], let i = position(ofShare: old) { removeShare(at: i) }
+            if let old = shareIDByMessage.updateValue(nextShareID, forKey: key), let i = position(ofShare: old) {
+                removeShare(at: i)
+            }
             appendShare(ShareEntity(id: nextShareID, share: up.share, saveAt: now, messageID: up.messageID,
                                     sender: u, senderNode: users[u].node, receiver: r, group: g,
                                     messageNumber: up.messageNumber))
-            shareIDByMessage[key] = nextShareID
             nextShareID += 1
         }
         return .success(.stored(uploads.count))
@@ -55,7 +57,9 @@ extension UntrustedServer {
 
     /// The visible shares among `ids`, in the order asked (unknown or invisible ids skipped).
     /// The reply holds each share's download built at its put; one share needs no allocation
-    /// (`ShareDownloads`), more are allocated once.
+    /// (`ShareDownloads`), more are allocated once. Inlined into `handleMember`, which then reads
+    /// the shares in place instead of first copying the whole server value for the call.
+    @inline(__always)
     func get(_ ids: ShareIDs, group g: Int, user u: Int) -> ShareDownloads {
         var out = ShareDownloads()
         for id in ids {

@@ -39,8 +39,6 @@ public struct UntrustedServer: Sendable {
     /// (`HoldingsTally`; turned on by observers of exposure and coalitions).
     public var holdings: HoldingsTally?
 
-    /// `receiver` is the unicast receiver's user index under `.perReceiver`, nil otherwise.
-    struct ShareKey: Hashable { var group: Int; var messageID: String; var receiver: Int? = nil }
 
     public init(index: Int, rng: Xoshiro256StarStar, keying: ShareKeying = .perMessage) {
         self.index = index; self.rng = rng; self.keying = keying
