@@ -60,6 +60,25 @@ struct ServerReceiveState: Sendable {
     /// The share ids the current round asked for, and whether the server's list had more.
     var asked = ShareIDs()
     var askedMore = false
+
+    /// Takes server's answer `ss` to a get, in one access of the record: what the round asked
+    /// (or, when it asked nothing, what came) counts as seen and the ask is forgotten. `short`:
+    /// the answer holds fewer shares than were asked, `missing` the asked ids it left out;
+    /// `more`: the server's list had more than was asked.
+    mutating func answered(by ss: ShareDownloads) -> (short: Bool, missing: [Int], more: Bool) {
+        guard !asked.isEmpty else {
+            for s in ss { seen.insert(s.shareID) }
+            return (false, [], false)
+        }
+        for id in asked { seen.insert(id) }
+        let short = ss.count < asked.count
+        var missing: [Int] = []
+        if short { for id in asked where !ss.contains(where: { $0.shareID == id }) { missing.append(id) } }
+        let more = askedMore
+        asked = ShareIDs()
+        askedMore = false
+        return (short, missing, more)
+    }
 }
 
 /// One `receiveWithCompletion`: list every server, get unseen shares, rebuild, handle. Plain
@@ -119,19 +138,12 @@ extension DeviceNode {
     func getDone(round r: Int, server j: Int, _ outcome: consuming RequestOutcome, _ out: some EffectSink) {
         guard round?.id == r else { return }
         if case .reply(.shares(let ss)) = consume outcome {
-            if !receiving[j].asked.isEmpty {
-                let asked = receiving[j].asked
-                for id in asked { receiving[j].seen.insert(id) }
-                if ss.count < asked.count {
-                    if passedOver.count < config.servers { passedOver = Array(repeating: [], count: config.servers) }
-                    for id in asked where !ss.contains(where: { $0.shareID == id }) { passedOver[j].append(id) }
-                }
-                if receiving[j].askedMore { roundAgain = true }
-                receiving[j].asked = ShareIDs()
-                receiving[j].askedMore = false
-            } else {
-                for s in ss { receiving[j].seen.insert(s.shareID) }
+            let answer = receiving[j].answered(by: ss)
+            if answer.short {
+                if passedOver.count < config.servers { passedOver = Array(repeating: [], count: config.servers) }
+                passedOver[j].append(contentsOf: answer.missing)
             }
+            if answer.more { roundAgain = true }
             for s in ss {
                 let number = s.messageNumber >= 0 ? s.messageNumber : stores.registry.idNumber(s.messageID)
                 touched.append(number)
@@ -225,25 +237,34 @@ extension DeviceNode {
     }
 
     /// Drops repeated numbers in place, keeping each one's first occurrence in order; more than
-    /// 32 numbers are sorted first (then a repeat follows its first). No allocation.
+    /// 32 numbers are sorted first (then a repeat follows its first). No allocation; the scan
+    /// runs over the buffer (one uniqueness check, none per write) and the tail goes one
+    /// element at a time: a round drops a handful, and `removeLast(_:)` takes the generic
+    /// range replacement.
     static func dropRepeats(_ numbers: inout [Int32]) {
-        let sortedFirst = numbers.count > 32
-        if sortedFirst { numbers.sort() }
+        if numbers.count > 32 { numbers.sort() }
+        let kept = numbers.withUnsafeMutableBufferPointer { keepFirstOccurrences($0, sorted: $0.count > 32) }
+        while numbers.count > kept { numbers.removeLast() }
+    }
+
+    /// Moves each number's first occurrence to the front of `b`, in order; returns how many.
+    /// `sorted`: a repeat follows its first, so only the last kept is compared.
+    private static func keepFirstOccurrences(_ b: UnsafeMutableBufferPointer<Int32>, sorted: Bool) -> Int {
         var kept = 0
-        for i in numbers.indices {
-            let n = numbers[i]
+        for i in 0..<b.count {
+            let n = b[i]
             var seen = false
-            if sortedFirst {
-                seen = kept > 0 && numbers[kept - 1] == n
+            if sorted {
+                seen = kept > 0 && b[kept - 1] == n
             } else {
-                for k in 0..<kept where numbers[k] == n { seen = true; break }
+                for k in 0..<kept where b[k] == n { seen = true; break }
             }
             if !seen {
-                if kept != i { numbers[kept] = n }
+                b[kept] = n
                 kept += 1
             }
         }
-        if kept < numbers.count { numbers.removeLast(numbers.count - kept) }
+        return kept
     }
 
     /// A join that failed or did not decode (only possible with as-built's mixed polynomials).

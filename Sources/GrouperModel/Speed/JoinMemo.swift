@@ -18,6 +18,23 @@ final class JoinMemo {
         var shares: [[UInt8]] = []
         var secret: [UInt8] = []
         var work = SharingWork()
+
+        /// Takes a new join in place: the first `used` shares overwrite the slot's own array
+        /// when it has as many (the slot's last join used as many), so a miss then allocates
+        /// and frees no array for them.
+        mutating func hold(_ number: Int32, k: Int, shares given: [[UInt8]], used: Int, secret: [UInt8], work: SharingWork) {
+            self.number = number
+            self.k = k
+            if shares.count == used {
+                shares.withUnsafeMutableBufferPointer { s in
+                    for j in s.indices { s[j] = given[j] }
+                }
+            } else {
+                shares = Array(given.prefix(used))
+            }
+            self.secret = secret
+            self.work = work
+        }
     }
 
     static let slotCount = 1024
@@ -43,7 +60,7 @@ final class JoinMemo {
         }
         misses += 1
         let (secret, work) = try scheme.join(shares, k: k)
-        slots[i] = Slot(number: number, k: k, shares: Array(shares.prefix(used)), secret: secret, work: work)
+        slots[i].hold(number, k: k, shares: shares, used: used, secret: secret, work: work)
         return (secret, work)
     }
 

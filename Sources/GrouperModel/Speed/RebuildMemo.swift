@@ -33,6 +33,20 @@ final class RebuildMemo {
         var shares: [[UInt8]] = []
         var addresses: [UInt] = []
         var outcome: Outcome?
+
+        /// Takes a new rebuild in place: the addresses overwrite the slot's own array when it
+        /// has as many (the slot's last rebuild had as many shares), so recording then
+        /// allocates and frees nothing.
+        mutating func hold(_ number: Int32, k: Int, shares: [[UInt8]], _ outcome: Outcome) {
+            self.number = number
+            self.k = k
+            self.shares = shares
+            self.outcome = outcome
+            guard addresses.count == shares.count else { addresses = shares.map(ShareBuffers.address); return }
+            addresses.withUnsafeMutableBufferPointer { a in
+                for j in a.indices { a[j] = ShareBuffers.address(shares[j]) }
+            }
+        }
     }
 
     static let slotCount = 1024
@@ -55,8 +69,7 @@ final class RebuildMemo {
 
     /// Records that `shares` (in server order) of message `number` rebuilt to `outcome`.
     func record(_ number: Int32, k: Int, shares: [[UInt8]], _ outcome: Outcome) {
-        slots[Int(number) & (Self.slotCount - 1)] = Slot(number: number, k: k, shares: shares,
-                                                         addresses: shares.map(ShareBuffers.address), outcome: outcome)
+        slots[Int(number) & (Self.slotCount - 1)].hold(number, k: k, shares: shares, outcome)
     }
 }
 
