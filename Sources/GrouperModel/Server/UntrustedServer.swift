@@ -39,7 +39,6 @@ public struct UntrustedServer: Sendable {
     /// (`HoldingsTally`; turned on by observers of exposure and coalitions).
     public var holdings: HoldingsTally?
 
-
     public init(index: Int, rng: Xoshiro256StarStar, keying: ShareKeying = .perMessage) {
         self.index = index; self.rng = rng; self.keying = keying
     }
