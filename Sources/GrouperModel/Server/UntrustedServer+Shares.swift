@@ -78,10 +78,12 @@ extension UntrustedServer {
         let expired = expiredShares(now: now)
         guard !expired.isEmpty else { return 0 }
         for i in expired {
-            shareIDByMessage[shareKey(group: shares[i].group, messageID: shares[i].messageID,
-                                      receiver: shares[i].receiver)] = nil
-            listsRemoved(shares[i])
-            holdings?.removed(shares[i])
+            // The entity and its key are read before the table's write access begins, so
+            // building the key does not copy the server value (every array retained) per share.
+            let e = shares[i], key = shareKey(group: e.group, messageID: e.messageID, receiver: e.receiver)
+            shareIDByMessage[key] = nil
+            listsRemoved(e)
+            holdings?.removed(e)
         }
         if expired.count == expired.last! + 1 {  // a prefix: the usual case
             shares.removeFirst(expired.count)
