@@ -18,7 +18,7 @@ extension DeviceNode {
         guard let secret = rebuildShares(n, p, work: &work, out) else { return nil }
         bytes += secret.count
         guard let m = decode(secret, number: n) else {
-            corrupt(p.messageID, out)
+            corrupt(n, out)
             return nil
         }
         defer { work = before }
@@ -35,11 +35,11 @@ extension DeviceNode {
             return o
         }
         let shares = p.shares
-        guard let (secret, w) = try? join(shares, number: n) else { corrupt(p.messageID, out); return nil }
+        guard let (secret, w) = try? join(shares, number: n) else { corrupt(n, out); return nil }
         bytes += secret.count
         guard let m = decode(secret, number: n) else {
             work = work + w
-            corrupt(p.messageID, out)
+            corrupt(n, out)
             return nil
         }
         let o = RebuildMemo.Outcome(message: m, secretCount: secret.count, work: w)
@@ -51,11 +51,11 @@ extension DeviceNode {
     /// nil: dropped as corrupt (malformed shares), or kept for a later round. Removes `n` from
     /// `partial` unless it is kept. `work` gains the rebuild's work.
     func rebuildShares(_ n: Int32, _ p: PartialMessage, work: inout SharingWork, _ out: some EffectSink) -> [UInt8]? {
-        let shares = p.shares, mid = p.messageID
+        let shares = p.shares
         if undecodable[n] == p.shareIDs { return nil }   // no new or replaced share since the last try
         guard let r = try? directory.scheme.rebuild(shares, k: config.k, policy: config.rebuild) else {
             partial.remove(n)
-            corrupt(mid, out)
+            corrupt(n, out)
             return nil
         }
         work = work + r.work
@@ -64,7 +64,7 @@ extension DeviceNode {
         }
         guard let secret = r.secret else {
             if undecodable[n] == nil {
-                out.log("cannot rebuild message \(mid) from \(p.count) shares (\(config.rebuild.rawValue)): "
+                out.log("cannot rebuild message \(stores.registry.messageID(n)) from \(p.count) shares (\(config.rebuild.rawValue)): "
                     + "they disagree; waiting for more")
             }
             undecodable[n] = p.shareIDs
@@ -74,7 +74,7 @@ extension DeviceNode {
         undecodable[n] = nil
         if !r.badShares.isEmpty {
             out.count(.tamperCorrected, type: .update)
-            out.log("corrected message \(mid) around bad shares from servers "
+            out.log("corrected message \(stores.registry.messageID(n)) around bad shares from servers "
                 + "\(r.badShares.map { serverOfShare(p, $0) })")
         }
         return secret

@@ -1,18 +1,21 @@
 import SimKernel
 
 /// Shares collected for one message id, one slot per server (`ShareSlots`: inline up to four).
+/// The id itself is not kept: a device keys its partial messages by the id's number in the
+/// run's `MessageRegistry`, which gives the id back (`MessageRegistry.messageID(_:)`), so a
+/// partial message holds no string (one reference count less to take and drop per message
+/// and device).
 struct PartialMessage: Sendable {
-    let messageID: String
     /// Server j's share and its share id, if one came.
     var slots: ShareSlots
     var count = 0
-    init(messageID: String, servers: Int) {
-        self.messageID = messageID
+    init(servers: Int) {
         slots = ShareSlots(servers: servers)
     }
 
-    /// Keeps share `s` as server `j`'s (replacing an earlier one from that server).
-    mutating func add(_ s: ShareDownload, server j: Int) {
+    /// Keeps share `s` as server `j`'s (replacing an earlier one from that server); `s` moves
+    /// into the slot.
+    mutating func add(_ s: consuming ShareDownload, server j: Int) {
         if slots[j] == nil { count += 1 }
         slots[j] = CollectedShare(s)
     }
@@ -144,7 +147,7 @@ extension DeviceNode {
                 passedOver[j].append(contentsOf: answer.missing)
             }
             if answer.more { roundAgain = true }
-            for s in ss {
+            ss.drain { s in   // each share moves from the reply into its partial message
                 let number = s.messageNumber >= 0 ? s.messageNumber : stores.registry.idNumber(s.messageID)
                 touched.append(number)
                 collect(s, number: number, server: j)
@@ -155,9 +158,9 @@ extension DeviceNode {
 
     /// Adds share `s` of message number `number` from server `j` to its partial message, in
     /// place (`PartialTable`: no `Hasher`, no copy of a new partial message into the table).
-    func collect(_ s: ShareDownload, number: Int32, server j: Int) {
+    func collect(_ s: consuming ShareDownload, number: Int32, server j: Int) {
         let i = partial.index(of: number)
-            ?? partial.insert(number, PartialMessage(messageID: s.messageID, servers: config.servers))
+            ?? partial.insert(number, PartialMessage(servers: config.servers))
         partial[at: i].add(s, server: j)
     }
 
@@ -200,12 +203,13 @@ extension DeviceNode {
                 continue
             }
             guard let r = rebuildMessage(number, at: i, work: &work, bytes: &bytes, out) else { continue }
-            bytes += costedBytes(r.message)
-            work = work + costedWork(r.message, realBytes: r.secretCount, r.work)
-            checkGenuine(r.message, out)
+            let m = r.message   // one reference taken, not one per use
+            bytes += costedBytes(m)
+            work = work + costedWork(m, realBytes: r.secretCount, r.work)
+            checkGenuine(m, out)
             rebuilt.insert(number)
-            tally.add(r.message.type)
-            messages.append(r.message)
+            tally.add(m.type)
+            messages.append(m)
         }
         tally.report(.messagesRebuilt, out)
         if touched.isEmpty && touched.capacity < candidates.capacity {   // it takes the next round's touched ids
@@ -232,7 +236,7 @@ extension DeviceNode {
             Self.dropRepeats(&numbers)
         }
         // Message id order (distinct ids have distinct numbers: the registry's), in place.
-        stores.pipeline.sortByMessageID(&numbers) { partial.values[partial.index(of: $0)!].messageID }
+        stores.pipeline.sortByMessageID(&numbers) { stores.registry.messageID($0) }
         return numbers
     }
 
@@ -268,9 +272,10 @@ extension DeviceNode {
     }
 
     /// A join that failed or did not decode (only possible with as-built's mixed polynomials).
-    func corrupt(_ messageID: String, _ out: some EffectSink) {
+    /// Message number `n` did not rebuild (its join failed or its secret did not decode).
+    func corrupt(_ n: Int32, _ out: some EffectSink) {
         out.count(.corruptRebuilds, type: .update)
-        out.log("corrupt rebuild of message \(messageID)")
+        out.log("corrupt rebuild of message \(stores.registry.messageID(n))")
     }
 
     /// Thesis order: normal messages by (sender, sequence), then control by (send time, id).

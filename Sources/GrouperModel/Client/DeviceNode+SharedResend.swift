@@ -54,7 +54,7 @@ extension DeviceNode {
             record.noteReuploadPart(item.message, number: n, device: index, requester: item.shareReceiver, at: now)
             guard let r = item.shareReceiver else { continue }
             let prev = record.reuploadsStored.store(number: n, requester: r, at: now, servers: servers, ttl: config.ttl)
-            if let prev, now - prev.at < config.ttl, prev.servers >= reuploadThreshold {
+            if let prev, prev.servers >= reuploadThreshold {
                 record.repeatedReuploads += 1
                 if record.repeatedReuploadExamples.count < 3 {
                     record.repeatedReuploadExamples.append("\(label(item.message)) by \(deviceLabel(index)) for \(directory.name(ofNode: r)) "

@@ -50,9 +50,9 @@ struct CollectedShare: Sendable {
     /// `download.shareAddress`, kept beside the box.
     let address: UInt
 
-    init(_ download: ShareDownload) {
-        self.download = download
+    init(_ download: consuming ShareDownload) {
         address = download.shareAddress
+        self.download = download
     }
 
     var share: [UInt8] { download.share }

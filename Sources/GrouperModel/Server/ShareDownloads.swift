@@ -18,9 +18,10 @@ public struct ShareDownloads: RandomAccessCollection, Equatable, Sendable, Expre
 
     public init(arrayLiteral elements: ShareDownload...) { self.init(elements) }
 
-    /// Adds `s` at the end; `expected` is how many shares the reply may hold in all (room for
-    /// them is made when the second arrives).
-    public mutating func append(_ s: ShareDownload, expected: Int = 0) {
+    /// Adds `s` at the end (moved in: a server's get passes the copy it just read, so the
+    /// reply takes that reference instead of another); `expected` is how many shares the
+    /// reply may hold in all (room for them is made when the second arrives).
+    public mutating func append(_ s: consuming ShareDownload, expected: Int = 0) {
         guard head != nil else { head = s; return }
         if tail.isEmpty && expected > 2 { tail.reserveCapacity(expected - 1) }
         tail.append(s)
@@ -35,4 +36,15 @@ public struct ShareDownloads: RandomAccessCollection, Equatable, Sendable, Expre
     }
 
     public static func == (a: ShareDownloads, b: ShareDownloads) -> Bool { a.elementsEqual(b) }
+
+    /// Hands the shares to `body` in order, each moved out of the reply: when the reply is
+    /// its only holder, no reference count is taken or dropped per share (iterating copies
+    /// each share, then the reply's end drops it).
+    consuming func drain(_ body: (consuming ShareDownload) -> Void) {
+        guard let first = head.take() else { return }
+        body(first)
+        guard !tail.isEmpty else { return }
+        tail.withUnsafeMutableBufferPointer { $0.reverse() }   // moves (`Array.reverse` copies through `swapAt`)
+        while let s = tail.popLast() { body(s) }
+    }
 }

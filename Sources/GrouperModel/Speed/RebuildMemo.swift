@@ -14,16 +14,13 @@
 /// Direct-mapped on the message's dense id number with a fixed number of slots, so memory does
 /// not grow with the run. Lookups change only speed, never a result. Single-threaded, one per run.
 final class RebuildMemo {
-    /// What a rebuild gave: the message, the rebuilt secret's length, the join's work. A class,
-    /// so handing one around retains one reference instead of copying its fields.
-    final class Outcome: Sendable {
+    /// What a rebuild gave: the message, the rebuilt secret's length, the join's work. A value
+    /// whose one reference is the message's box: handing one around retains that box alone
+    /// (a class would add its own reference count, taken and dropped per rebuilt message).
+    struct Outcome: Sendable {
         let message: GrouperMessage
         let secretCount: Int
         let work: SharingWork
-
-        init(message: GrouperMessage, secretCount: Int, work: SharingWork) {
-            self.message = message; self.secretCount = secretCount; self.work = work
-        }
     }
 
     private struct Slot {

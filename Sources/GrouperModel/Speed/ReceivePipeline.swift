@@ -154,8 +154,11 @@ final class MemoisedPipeline: ReceivePipeline {
         rebuilds.record(n, k: k, shares: shares, outcome)
     }
 
+    /// Through `JoinMemo`, except at k = 1: a join of one share is a weighted copy of its bytes,
+    /// cheaper than the memo's checks, its slot's bookkeeping and keeping the shares alive.
     func join(_ shares: [[UInt8]], k: Int, number n: Int32) throws(SharingError) -> (secret: [UInt8], work: SharingWork) {
-        try joins.join(shares, k: k, number: n, scheme: scheme)
+        if k == 1 { return try scheme.join(shares, k: k) }
+        return try joins.join(shares, k: k, number: n, scheme: scheme)
     }
 
     func decode(_ secret: [UInt8], number n: Int32) -> GrouperMessage? { decoded.decode(secret, number: n) }

@@ -54,6 +54,9 @@ final class MessageRegistry {
         return true
     }
 
+    /// The id of number `n` (one `idNumber` assigned).
+    func messageID(_ n: Int32) -> String { ids.strings[Int(n)] }
+
     /// The number of `id` if it has one (assigns none).
     func knownNumber(_ id: String) -> Int32? { ids.number(ifKnown: id) }
 

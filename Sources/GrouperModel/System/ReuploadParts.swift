@@ -91,18 +91,25 @@ extension RunRecord {
 struct StoredReuploads {
     private var requesters = StringNumbering()
     private var copies: [UInt64: (at: SimTime, servers: Int)] = [:]
+    /// Pairs kept before the next pruning: at least 4,096, and twice what the last pruning
+    /// kept, so pruning costs O(1) per copy however many pairs stay within a TTL.
+    private var pruneAbove = 4096
 
+    /// Pairs kept, including some whose copy is more than a TTL old (not yet pruned).
     var count: Int { copies.count }
 
-    /// The copy stored before for (`number`, `requester`), if any; then records this one,
-    /// stored at `now` on `servers` servers. Past 4,096 pairs, pairs whose copy is a `ttl` or
-    /// more old are dropped first.
+    /// The copy stored before for (`number`, `requester`) less than `ttl` before `now`, if
+    /// any; then records this one, stored at `now` on `servers` servers. Pairs whose copy is
+    /// a `ttl` or more old are dropped once the table holds more than `pruneAbove` pairs.
     mutating func store(number: Int32, requester: String, at now: SimTime, servers: Int, ttl: SimDuration)
         -> (at: SimTime, servers: Int)? {
         let key = UInt64(UInt32(bitPattern: number)) << 32 | UInt64(UInt32(bitPattern: requesters.number(of: requester)))
-        let prev = copies[key]
-        if copies.count > 4096 { copies = copies.filter { now - $0.value.at < ttl } }
-        copies[key] = (now, servers)
+        let prev = copies.updateValue((now, servers), forKey: key)
+        if copies.count > pruneAbove {
+            copies = copies.filter { now - $0.value.at < ttl }
+            pruneAbove = max(4096, 2 * copies.count)
+        }
+        guard let prev, now - prev.at < ttl else { return nil }
         return prev
     }
 }

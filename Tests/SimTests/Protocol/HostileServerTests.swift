@@ -39,6 +39,18 @@ import SimKernel
         let phantoms = s.checkNoPhantom().count
         #expect(phantoms >= 1 && phantoms <= corrupted, "a corrupted update may carry an older version and lose")
         #expect(s.log.contains { $0.text.hasPrefix("accepted corrupted content") })
+        // Each dropped rebuild is logged under the id of a message that was written (a partial
+        // message keeps its id's number; the registry gives the id back), and a receiver
+        // rebuilds each message once (no recovery), so it names each id at most once.
+        let written = Set(s.writes.map(\.messageID))
+        let named = s.log.compactMap { e in
+            e.text.hasPrefix("corrupt rebuild of message ") ? (e.device, String(e.text.dropFirst(27))) : nil
+        }
+        #expect(named.count == dropped && named.allSatisfy { written.contains($0.1) }, "\(named.prefix(3)) among \(written.count) written")
+        for d in 1..<3 {
+            let ids = named.filter { $0.0 == d }.map(\.1)
+            #expect(Set(ids).count == ids.count && !ids.isEmpty, "device \(d) names \(ids)")
+        }
     }
 
     /// check sees 4 shares off one polynomial: nothing delivered, nothing corrupted, each

@@ -35,6 +35,22 @@ import SimKernel
         #expect(ShareDownloads().isEmpty && ShareDownloads() == [])
     }
 
+    /// `drain` hands over the elements in order, each once, whether the reply is its shares'
+    /// only holder or a copy of it lives on (which keeps its own elements).
+    @Test func drainHandsOverTheElementsInOrder() {
+        for n in 0...7 {
+            let plain = (0..<n).map { download(200 + $0) }
+            var drained: [ShareDownload] = []
+            ShareDownloads(plain).drain { drained.append($0) }
+            #expect(drained == plain, "\(n) shares, unique")
+            let kept = ShareDownloads(plain)
+            var again: [ShareDownload] = []
+            let copy = kept
+            copy.drain { again.append($0) }
+            #expect(again == plain && Array(kept) == plain, "\(n) shares, shared")
+        }
+    }
+
     /// Built by `append`, from a sequence, as a run or cut by `keepFirst`, a get's ids are the
     /// array's: elements, order, count and equality, for runs, broken runs, repeats, descending
     /// ids and ids at the ends of `Int`.

@@ -21,7 +21,7 @@ import SimKernel
         #expect(Set(t.numbers) == Set(reference.keys) && t.numbers.count == reference.count)
         for (n, p) in reference {
             guard let i = t.index(of: n) else { Issue.record("number \(n) lost"); return }
-            #expect(t.numbers[i] == n && t.values[i].messageID == p.messageID && t.values[i].count == p.count)
+            #expect(t.numbers[i] == n && t.values[i].count == p.count)
             #expect(t.values[i].shareIDs == p.shareIDs)
         }
         #expect((t.index(of: probe) != nil) == (reference[probe] != nil))
@@ -35,13 +35,13 @@ import SimKernel
             if op < 4 {   // a share arrives: the collect path
                 let share = ShareDownload(shareID: step, messageID: "m\(n)", sender: "s", share: [UInt8(step & 0xFF)], saveAt: .zero, messageNumber: n)
                 let server = Int(rng.next() % 3)
-                let i = t.index(of: n) ?? t.insert(n, PartialMessage(messageID: "m\(n)", servers: 3))
+                let i = t.index(of: n) ?? t.insert(n, PartialMessage(servers: 3))
                 t[at: i].add(share, server: server)
-                reference[n, default: PartialMessage(messageID: "m\(n)", servers: 3)].add(share, server: server)
+                reference[n, default: PartialMessage(servers: 3)].add(share, server: server)
             } else if op < 6, !reference.isEmpty {   // taken out by index (rebuilt)
                 let i = Int(rng.next() % UInt64(t.count)), number = t.numbers[i]
                 let p = t.remove(at: i)
-                #expect(p.messageID == reference.removeValue(forKey: number)?.messageID)
+                #expect(p.shareIDs == reference.removeValue(forKey: number)?.shareIDs)   // share ids are unique: the very partial
             } else if op == 6 {   // dropped by number, present or not
                 t.remove(n)
                 reference[n] = nil
@@ -66,15 +66,15 @@ import SimKernel
             if grow {
                 let share = ShareDownload(shareID: step, messageID: "m\(n)", sender: "s", share: [1], saveAt: .zero, messageNumber: n)
                 let server = Int(rng.next() % 3)
-                let i = t.index(of: n) ?? t.insert(n, PartialMessage(messageID: "m\(n)", servers: 3))
+                let i = t.index(of: n) ?? t.insert(n, PartialMessage(servers: 3))
                 t[at: i].add(share, server: server)
-                reference[n, default: PartialMessage(messageID: "m\(n)", servers: 3)].add(share, server: server)
+                reference[n, default: PartialMessage(servers: 3)].add(share, server: server)
             } else if rng.next() % 3 == 0 {
                 t.remove(n)
                 reference[n] = nil
             } else if t.count > 0 {
                 let i = Int(rng.next() % UInt64(t.count)), number = t.numbers[i]
-                #expect(t.remove(at: i).messageID == reference.removeValue(forKey: number)?.messageID)
+                #expect(t.remove(at: i).shareIDs == reference.removeValue(forKey: number)?.shareIDs)
             }
             if step % 1000 == 999 { t = t.compacted() }
             Self.check(t, reference, Int32(rng.next() % 30))

@@ -131,7 +131,7 @@ import SimKernel
 
     @Test func rebuildMemoHitsOnlyTheVeryBuffersItRecorded() {
         let shares: [[UInt8]] = [[1, 10, 11], [2, 20, 21], [3, 30, 31]]
-        var p = PartialMessage(messageID: "m", servers: 4)
+        var p = PartialMessage(servers: 4)
         for (j, s) in shares.enumerated() {
             p.add(ShareDownload(shareID: j, messageID: "m", sender: "s", share: s, saveAt: .zero, messageNumber: 7), server: j == 2 ? 3 : j)
         }
@@ -145,7 +145,7 @@ import SimKernel
         var equalBytes = p
         equalBytes.add(ShareDownload(shareID: 9, messageID: "m", sender: "s", share: shares[1].map { $0 }, saveAt: .zero, messageNumber: 7), server: 1)
         #expect(memo.outcome(7, k: 2, equalBytes) == nil, "equal bytes in another buffer are rebuilt on their own")
-        var fewer = PartialMessage(messageID: "m", servers: 4)
+        var fewer = PartialMessage(servers: 4)
         fewer.add(ShareDownload(shareID: 0, messageID: "m", sender: "s", share: shares[0], saveAt: .zero, messageNumber: 7), server: 0)
         #expect(memo.outcome(7, k: 2, fewer) == nil)
         #expect(memo.hits == 1 && memo.misses == 5)
@@ -163,7 +163,7 @@ import SimKernel
         var hits = 0
         for step in 0..<5_000 {
             let servers = 1 + Int(rng.next() % 5)
-            var p = PartialMessage(messageID: "m", servers: servers)
+            var p = PartialMessage(servers: servers)
             for j in 0..<servers where rng.next() % 3 != 0 {
                 p.add(ShareDownload(shareID: step, messageID: "m", sender: "s", share: pick(), saveAt: .zero), server: j)
             }
