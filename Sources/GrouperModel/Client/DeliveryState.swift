@@ -97,6 +97,13 @@ public struct DeliveryState: Sendable {
         return sequence <= by[r].contiguous || by[r].above?.contains(sequence) == true
     }
 
+    /// `recordIndex(m.sender, slot: slot)`, reading `m.sender` only when the slot does not
+    /// already hold its sender's record (a string read costs a retain and a release).
+    private mutating func recordIndex(of m: GrouperMessage, slot: Int?) -> Int {
+        if let slot, slot < by.count, by[slot].owner >= 0 { return slot }   // a slot's owner never changes
+        return recordIndex(m.sender, slot: slot)
+    }
+
     /// The index in `by` of `sender`'s record (its `slot` when given), made on first sight.
     /// Valid until the next call: a record kept at a free index moves when that index becomes
     /// a sender's slot.
@@ -153,7 +160,7 @@ public struct DeliveryState: Sendable {
         let checkDuplicates = !(variant == .asBuilt && asBuilt.noDuplicateCheck)
         if m.type.isNormal {
             // The sender's number once (from its slot: no hashing), then arrays.
-            let s = recordIndex(m.sender, slot: senderSlot)
+            let s = recordIndex(of: m, slot: senderSlot)
             let last = by[s].contiguous
             let hasAbove = by[s].above != nil   // no copy of the runs held across `record`
             if checkDuplicates && (m.sequence <= last || (hasAbove && by[s].above!.contains(m.sequence))) {
@@ -172,7 +179,7 @@ public struct DeliveryState: Sendable {
             return DeliveryActions(ask, then: .apply)
         }
         if checkDuplicates {
-            guard firstSight(m.messageID, idNumber) else { return DeliveryActions(.duplicate) }
+            guard firstSight(of: m, idNumber) else { return DeliveryActions(.duplicate) }
         }
         switch m.type {
         case .confirm:
@@ -191,9 +198,10 @@ public struct DeliveryState: Sendable {
         }
     }
 
-    /// Records a control message id; false if it was handled before.
-    private mutating func firstSight(_ id: String, _ number: Int32?) -> Bool {
-        guard let number else { return seenControl.insert(id).inserted }
+    /// Records control message `m`'s id; false if it was handled before. The id is read only
+    /// without its `number`.
+    private mutating func firstSight(of m: GrouperMessage, _ number: Int32?) -> Bool {
+        guard let number else { return seenControl.insert(m.messageID).inserted }
         if seenControlNumbers.contains(number) { return false }
         seenControlNumbers.insert(number)
         return true

@@ -28,7 +28,7 @@ extension DeviceNode {
             }
             if let a = actions.request { perform(request: a, out) }
             switch actions.verdict {
-            case .apply: apply(m, handled: &handled, writes: &writes, out)
+            case .apply: apply(m, pipeline, handled: &handled, writes: &writes, out)
             case .duplicate: out.count(.duplicatesDropped, type: m.type)
             case .absent, .needsNothing: break
             }
@@ -49,19 +49,22 @@ extension DeviceNode {
     }
 
     /// Algorithm 1's apply of normal message `msg`: held, then written to the store once its
-    /// object is whole.
-    private func apply(_ msg: GrouperMessage, handled: inout HandledMessages, writes: inout Int, _ out: some EffectSink) {
+    /// object is whole. `pipeline` is the run's (`stores.pipeline`, read once per round).
+    private func apply(_ msg: GrouperMessage, _ pipeline: any ReceivePipeline, handled: inout HandledMessages,
+                       writes: inout Int, _ out: some EffectSink) {
         writes += 1
-        hold(msg)
+        _ = pipeline.hold(msg, in: &held)
         out.log("handle \(label(msg)) from \(directory.name(ofNode: msg.sender))")
-        guard let applied = assemble(msg, out) else { return }   // a chunk of an incomplete object
-        storeWrite(applied)
-        handled.append(applied)
-    }
-
-    /// Applies a remote update or delete to the store (through the run's `ReceivePipeline`).
-    func storeWrite(_ m: GrouperMessage) {
-        stores.pipeline.apply(m, to: &store)
+        switch assemble(msg, out) {
+        case .itself:
+            pipeline.apply(msg, to: &store)
+            handled.append(msg)
+        case .whole(let whole):
+            pipeline.apply(whole, to: &store)
+            handled.append(whole)
+        case .nothing:
+            break   // a chunk of an incomplete object
+        }
     }
 
     /// Looks up my normal messages in `range` (only those in `holes` when given: a request of

@@ -37,6 +37,7 @@ import SimKernel
                 default: break
                 }
                 earlier.append(m)
+                let number = Int32(objects.count - 1 - objects.firstIndex(of: m.objectID)!)   // the same id, the same number
                 let way = rng.int(in: 0...4)
                 let new: StoredObject
                 switch way {
@@ -49,7 +50,7 @@ import SimKernel
                 if expected { reference[m.objectID] = new }
                 let changed: Bool
                 switch way {
-                case 0, 1: changed = store.apply(m, objectNumber: Int32(objects.count - 1 - o))
+                case 0, 1: changed = store.apply(m, objectNumber: number)
                 case 2: changed = store.updateRemote(m)
                 case 3: changed = store.deleteRemote(m)
                 default: changed = store.write(m.objectID, new)
