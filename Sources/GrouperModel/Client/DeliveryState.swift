@@ -97,6 +97,13 @@ public struct DeliveryState: Sendable {
         return sequence <= by[r].contiguous || by[r].above?.contains(sequence) == true
     }
 
+    /// `recordIndex(m.sender, slot: slot)`, reading `m.sender` only when the slot does not
+    /// already hold its sender's record (a string read costs a retain and a release).
+    private mutating func recordIndex(of m: GrouperMessage, slot: Int?) -> Int {
+        if let slot, slot < by.count, by[slot].owner >= 0 { return slot }   // a slot's owner never changes
+        return recordIndex(m.sender, slot: slot)
+    }
+
     /// The index in `by` of `sender`'s record (its `slot` when given), made on first sight.
     /// Valid until the next call: a record kept at a free index moves when that index becomes
     /// a sender's slot.
@@ -139,12 +146,12 @@ public struct DeliveryState: Sendable {
                                 asBuilt: AsBuiltSwitches, resendRetry: SimDuration, ownSequence: Int,
                                 idNumber: Int32? = nil, senderSlot: Int? = nil, ranges: ResendRanges = .span)
         -> [DeliveryAction] {
-        Array(decide(m, now: now, variant: variant, asBuilt: asBuilt, resendRetry: resendRetry, ownSequence: ownSequence,
-                     idNumber: idNumber, senderSlot: senderSlot, ranges: ranges))
+        decide(m, now: now, variant: variant, asBuilt: asBuilt, resendRetry: resendRetry, ownSequence: ownSequence,
+               idNumber: idNumber, senderSlot: senderSlot, ranges: ranges).actions(of: m)
     }
 
-    /// `handle`'s actions kept inline (at most two: an ask before an apply), so handling a
-    /// message allocates no array.
+    /// `handle`'s actions kept inline, without a copy of `m` (`DeliveryActions`), so handling a
+    /// message allocates no array and copies nothing.
     @inline(__always)
     mutating func decide(_ m: GrouperMessage, now: SimTime, variant: ProtocolVariant,
                          asBuilt: AsBuiltSwitches, resendRetry: SimDuration, ownSequence: Int,
@@ -153,49 +160,48 @@ public struct DeliveryState: Sendable {
         let checkDuplicates = !(variant == .asBuilt && asBuilt.noDuplicateCheck)
         if m.type.isNormal {
             // The sender's number once (from its slot: no hashing), then arrays.
-            let s = recordIndex(m.sender, slot: senderSlot)
+            let s = recordIndex(of: m, slot: senderSlot)
             let last = by[s].contiguous
             let hasAbove = by[s].above != nil   // no copy of the runs held across `record`
             if checkDuplicates && (m.sequence <= last || (hasAbove && by[s].above!.contains(m.sequence))) {
-                return DeliveryActions(.duplicate(m))
+                return DeliveryActions(.duplicate)
             }
-            var actions = DeliveryActions()
             let next = plantedGapOffByOne ? last + 2 : last + 1
-            if variant.detectsGaps, m.sequence > next,
-               let ask = ask(s, from: last + 1, to: m.sequence - 1, now: now, retry: resendRetry, ranges: ranges) {
-                actions.append(ask)
+            var ask: DeliveryAction?
+            if variant.detectsGaps, m.sequence > next {
+                ask = self.ask(s, from: last + 1, to: m.sequence - 1, now: now, retry: resendRetry, ranges: ranges)
             }
             if m.sequence <= next && !hasAbove {
                 by[s].contiguous = m.sequence   // the next in order, nothing above: `record`'s result
             } else {
                 record(s, m.sequence)
             }
-            actions.append(.apply(m))
-            return actions
+            return DeliveryActions(ask, then: .apply)
         }
         if checkDuplicates {
-            guard firstSight(m.messageID, idNumber) else { return DeliveryActions(.duplicate(m)) }
+            guard firstSight(of: m, idNumber) else { return DeliveryActions(.duplicate) }
         }
         switch m.type {
         case .confirm:
-            guard variant == .thesis || variant == .asBuilt, let maxSeq = Int(m.content) else { return DeliveryActions(.none) }
+            guard variant == .thesis || variant == .asBuilt, let maxSeq = Int(m.content) else { return DeliveryActions(.needsNothing) }
             let base = (variant == .asBuilt && asBuilt.confirmComparesOwnSequence)
                 ? ownSequence : highestContiguous(from: m.sender)
             guard maxSeq > base, let a = ask(recordIndex(m.sender), from: base + 1, to: maxSeq, now: now, retry: resendRetry, ranges: ranges)
-            else { return DeliveryActions(.none) }
+            else { return DeliveryActions(.needsNothing) }
             return DeliveryActions(a)
         case .resend:
-            guard variant != .noRecovery, let asked = Self.parseRanges(m.content) else { return DeliveryActions(.none) }
+            guard variant != .noRecovery, let asked = Self.parseRanges(m.content) else { return DeliveryActions(.needsNothing) }
             let range = asked[0].lowerBound...asked[asked.count - 1].upperBound
             return DeliveryActions(.answerResend(requester: m.sender, range: range, holes: asked.count > 1 ? asked : nil))
         case .update, .delete:
-            return DeliveryActions(.none)
+            return DeliveryActions(.needsNothing)
         }
     }
 
-    /// Records a control message id; false if it was handled before.
-    private mutating func firstSight(_ id: String, _ number: Int32?) -> Bool {
-        guard let number else { return seenControl.insert(id).inserted }
+    /// Records control message `m`'s id; false if it was handled before. The id is read only
+    /// without its `number`.
+    private mutating func firstSight(of m: GrouperMessage, _ number: Int32?) -> Bool {
+        guard let number else { return seenControl.insert(m.messageID).inserted }
         if seenControlNumbers.contains(number) { return false }
         seenControlNumbers.insert(number)
         return true
@@ -277,36 +283,66 @@ public struct DeliveryState: Sendable {
     }
 }
 
-/// At most two actions, inline (`DeliveryState.decide`): an ask, then an apply.
-struct DeliveryActions: Sequence {
-    private(set) var first: DeliveryAction?, second: DeliveryAction?
+/// `DeliveryState.decide`'s actions for one message, inline: a request first (an ask or an
+/// answer to a resend: `request`), then what becomes of the message itself (`verdict`). The
+/// message is not held here: applying or dropping it as a duplicate names it only, so the
+/// caller, which has the message, needs no copy of it in an action and no destroy of one.
+struct DeliveryActions {
+    /// What becomes of the message decided on.
+    enum Verdict: Equatable {
+        /// No action of its own.
+        case absent
+        /// `DeliveryAction.none`.
+        case needsNothing
+        /// `DeliveryAction.apply` of the message.
+        case apply
+        /// `DeliveryAction.duplicate` of the message.
+        case duplicate
+    }
+
+    /// An `askResend` or `answerResend`, performed before the verdict.
+    private(set) var request: DeliveryAction?
+    private(set) var verdict: Verdict
 
     /// Whether the message was dropped as already handled (then that is the only action).
-    var isDuplicate: Bool {
-        if case .duplicate = first { return true }
-        return false
+    var isDuplicate: Bool { verdict == .duplicate }
+
+    init(_ verdict: Verdict) { self.verdict = verdict }
+
+    /// `request` alone.
+    init(_ request: DeliveryAction) {
+        precondition(request.isRequest, "a request is an ask or an answer")
+        self.request = request
+        verdict = .absent
     }
 
-    init() {}
-    init(_ a: DeliveryAction) { first = a }
+    /// `request` (if any), then `verdict`.
+    init(_ request: DeliveryAction?, then verdict: Verdict) {
+        precondition(request?.isRequest ?? true, "a request is an ask or an answer")
+        self.request = request
+        self.verdict = verdict
+    }
 
-    mutating func append(_ a: DeliveryAction) {
-        if first == nil { first = a } else {
-            precondition(second == nil, "at most two actions")
-            second = a
+    /// The actions in order, `m` being the message decided on.
+    func actions(of m: GrouperMessage) -> [DeliveryAction] {
+        var out: [DeliveryAction] = []
+        if let request { out.append(request) }
+        switch verdict {
+        case .absent: break
+        case .needsNothing: out.append(.none)
+        case .apply: out.append(.apply(m))
+        case .duplicate: out.append(.duplicate(m))
+        }
+        return out
+    }
+}
+
+extension DeliveryAction {
+    /// Whether this is an `askResend` or an `answerResend`.
+    var isRequest: Bool {
+        switch self {
+        case .askResend, .answerResend: return true
+        case .apply, .duplicate, .none: return false
         }
     }
-
-    struct Iterator: IteratorProtocol {
-        fileprivate var rest: DeliveryActions
-        mutating func next() -> DeliveryAction? {
-            guard let a = rest.first else { return nil }
-            rest.first = rest.second
-            rest.second = nil
-            return a
-        }
-    }
-
-    func makeIterator() -> Iterator { Iterator(rest: self) }
-    var underestimatedCount: Int { first == nil ? 0 : second == nil ? 1 : 2 }
 }

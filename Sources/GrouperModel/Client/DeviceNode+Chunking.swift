@@ -32,16 +32,23 @@ extension DeviceNode {
     /// What an applied normal message writes to the store: itself (not a chunk), nothing yet (a
     /// chunk of an object still missing chunks), or the whole object (its last missing chunk).
     /// Each chunk is encrypted as it arrives when the store is encrypted at rest.
-    func assemble(_ m: GrouperMessage, _ out: some EffectSink) -> GrouperMessage? {
-        guard m.type == .update else { return m }
+    func assemble(_ m: GrouperMessage, _ out: some EffectSink) -> Assembled {
+        guard m.type == .update else { return .itself }
         guard config.chunking != nil, let r = ChunkRecord.parse(m.content) else {
             chargeAtRest(bytes: m.content.utf8.count, out)
-            return m
+            return .itself
         }
         chargeAtRest(bytes: r.bytes, out)
-        guard let whole = chunks.add(r, of: m) else { return nil }
+        guard let whole = chunks.add(r, of: m) else { return .nothing }
         out.log("reassembled \(m.objectID) from \(r.count) chunk(s)")
-        return whole
+        return .whole(whole)
+    }
+
+    /// `assemble`'s answer. The message itself is named, not copied: the caller has it.
+    enum Assembled {
+        case itself
+        case nothing
+        case whole(GrouperMessage)
     }
 
     /// With chunking, a put or get carries at most this many shares, about 16 MiB of chunks

@@ -26,37 +26,45 @@ extension DeviceNode {
                 out.log("handle \(label(m)) from \(directory.name(ofNode: m.sender))")
                 handled.append(m)
             }
-            // Each action in place (iterating the inline pair copied every action twice).
-            if let a = actions.first { perform(a, handled: &handled, writes: &writes, out) }
-            if let a = actions.second { perform(a, handled: &handled, writes: &writes, out) }
+            if let a = actions.request { perform(request: a, out) }
+            switch actions.verdict {
+            case .apply: apply(m, pipeline, handled: &handled, writes: &writes, out)
+            case .duplicate: out.count(.duplicatesDropped, type: m.type)
+            case .absent, .needsNothing: break
+            }
         }
         return (handled.messages, writes)
     }
 
-    /// One of Algorithm 1's actions for a message.
-    private func perform(_ a: DeliveryAction, handled: inout HandledMessages, writes: inout Int, _ out: some EffectSink) {
+    /// Algorithm 1's request for a message: ask its sender to resend, or answer a resend.
+    private func perform(request a: DeliveryAction, _ out: some EffectSink) {
         switch a {
-        case .apply(let msg):
-            writes += 1
-            hold(msg)
-            out.log("handle \(label(msg)) from \(directory.name(ofNode: msg.sender))")
-            guard let applied = assemble(msg, out) else { return }   // a chunk of an incomplete object
-            storeWrite(applied)
-            handled.append(applied)
         case .askResend(let sender, let range, let holes):
             if config.recovery.receiverAsks { sendResendRequest(to: sender, range: range, holes: holes, out) }
         case .answerResend(let requester, let range, let holes):
             answerResend(requester: requester, range: range, holes: holes, out)
-        case .duplicate(let msg):
-            out.count(.duplicatesDropped, type: msg.type)
-        case .none:
-            break
+        case .apply, .duplicate, .none:
+            preconditionFailure("not a request: \(a)")
         }
     }
 
-    /// Applies a remote update or delete to the store (through the run's `ReceivePipeline`).
-    func storeWrite(_ m: GrouperMessage) {
-        stores.pipeline.apply(m, to: &store)
+    /// Algorithm 1's apply of normal message `msg`: held, then written to the store once its
+    /// object is whole. `pipeline` is the run's (`stores.pipeline`, read once per round).
+    private func apply(_ msg: GrouperMessage, _ pipeline: any ReceivePipeline, handled: inout HandledMessages,
+                       writes: inout Int, _ out: some EffectSink) {
+        writes += 1
+        _ = pipeline.hold(msg, in: &held)
+        out.log("handle \(label(msg)) from \(directory.name(ofNode: msg.sender))")
+        switch assemble(msg, out) {
+        case .itself:
+            pipeline.apply(msg, to: &store)
+            handled.append(msg)
+        case .whole(let whole):
+            pipeline.apply(whole, to: &store)
+            handled.append(whole)
+        case .nothing:
+            break   // a chunk of an incomplete object
+        }
     }
 
     /// Looks up my normal messages in `range` (only those in `holes` when given: a request of

@@ -34,10 +34,11 @@ extension DeviceProfile {
 }
 
 extension DeviceNode {
-    /// Encrypts `bytes` written to an encrypted store (nothing for a plain store).
-    func chargeAtRest(bytes: Int, _ out: some EffectSink) {
+    /// Encrypts `bytes` written to an encrypted store (nothing for a plain store: `bytes` is
+    /// not computed then, so a plain store reads no content).
+    func chargeAtRest(bytes: @autoclosure () -> Int, _ out: some EffectSink) {
         guard config.deviceStore.atRest == .aes256CBC else { return }
-        out.cpu(config.device.atRestTime(bytes: bytes))
+        out.cpu(config.device.atRestTime(bytes: bytes()))
     }
 
 

@@ -23,6 +23,11 @@ public struct StoredObject: Equatable, Sendable {
     public var content: String?
 }
 
+extension StoredObject {
+    /// The object update or delete `m` writes (a delete: a tombstone).
+    init(of m: GrouperMessage) { self.init(version: ObjectVersion(of: m), content: m.type == .update ? m.content : nil) }
+}
+
 /// The synchronization plugin (thesis Table 4.2): marshalls objects, applies remote writes.
 public protocol SyncPlugin: Sendable {
     /// Marshalls an object of `size` payload bytes into the update message content.
@@ -41,12 +46,45 @@ public protocol SyncPlugin: Sendable {
 /// late older update cannot resurrect a deleted object.
 ///
 /// Objects live in arrays by a local slot (order of first write); a table finds an object id's
-/// slot. A caller that numbers object ids densely for the whole run (`write(_:number:_:)`: the
-/// device, through `HeldMemo`) finds the slot by that number instead, so a write hashes no
+/// slot. A caller that numbers object ids densely for the whole run (`apply(_:objectNumber:)`:
+/// the device, through `HeldMemo`) finds the slot by that number instead, so a write hashes no
 /// object id; both ways reach the same slot, so they can be mixed freely.
+///
+/// An object written by an update or delete message is kept as that message (`Stored.message`):
+/// one reference to its shared box instead of its sender and content strings, each
+/// reference-counted on its own. `entries`, `storedObjects` and `entry` give the same
+/// `StoredObject` either way.
 public struct NewestVersionWinsStore: SyncPlugin {
+    /// One stored object.
+    private enum Stored: Sendable {
+        /// Written by update or delete `m`: the object `StoredObject(of: m)`.
+        case message(GrouperMessage)
+        case object(StoredObject)
+
+        var object: StoredObject {
+            switch self {
+            case .message(let m): return StoredObject(of: m)
+            case .object(let o): return o
+            }
+        }
+
+        /// Whether this version is older than `m`'s (`object.version < ObjectVersion(of: m)`),
+        /// comparing senders only when the times are equal.
+        func isOlder(than m: GrouperMessage) -> Bool {
+            switch self {
+            case .message(let e):
+                if GrouperMessage.sameStorage(e, m) { return false }
+                if e.sendTime != m.sendTime { return e.sendTime < m.sendTime }
+                return (e.sender, e.sequence) < (m.sender, m.sequence)
+            case .object(let o):
+                if o.version.time != m.sendTime { return o.version.time < m.sendTime }
+                return (o.version.sender, o.version.sequence) < (m.sender, m.sequence)
+            }
+        }
+    }
+
     private var ids: [String] = []
-    private var objects: [StoredObject] = []
+    private var objects: [Stored] = []
     private var slotOfID: [String: Int] = [:]
     /// Run-wide object number → local slot + 1 (0: not written under that number yet).
     private var slotOfNumber: [Int32] = []
@@ -54,13 +92,13 @@ public struct NewestVersionWinsStore: SyncPlugin {
     public init() {}
 
     /// Every entry including tombstones, by object id.
-    public var entries: [String: StoredObject] { Dictionary(uniqueKeysWithValues: zip(ids, objects)) }
+    public var entries: [String: StoredObject] { Dictionary(uniqueKeysWithValues: zip(ids, storedObjects)) }
 
     /// Every entry including tombstones, in the order objects were first written.
-    var storedObjects: [StoredObject] { objects }
+    var storedObjects: [StoredObject] { objects.map(\.object) }
 
     /// The entry of object `id` (a tombstone too), if the store has one.
-    func entry(_ id: String) -> StoredObject? { slotOfID[id].map { objects[$0] } }
+    func entry(_ id: String) -> StoredObject? { slotOfID[id].map { objects[$0].object } }
 
     /// The object ids of `storedObjects`, in the same order.
     var storedIDs: [String] { ids }
@@ -95,32 +133,42 @@ public struct NewestVersionWinsStore: SyncPlugin {
     }
 
     public mutating func updateRemote(_ m: GrouperMessage) -> Bool {
-        write(m.objectID, StoredObject(version: ObjectVersion(of: m), content: m.content))
+        guard m.type == .update else { return write(m.objectID, StoredObject(version: ObjectVersion(of: m), content: m.content)) }
+        return write(slot: slot(m.objectID), m)
     }
 
     public mutating func deleteRemote(_ m: GrouperMessage) -> Bool {
-        write(m.objectID, StoredObject(version: ObjectVersion(of: m), content: nil))
+        guard m.type != .update else { return write(m.objectID, StoredObject(version: ObjectVersion(of: m), content: nil)) }
+        return write(slot: slot(m.objectID), m)
     }
 
     /// `updateRemote` (`deleteRemote` when `m` is a delete) of a message whose object id has
-    /// run-wide number `number` (the same id always has the same number).
+    /// run-wide number `number` (the same id always has the same number). `m.objectID` is read
+    /// only when the number has no slot yet.
     mutating func apply(_ m: GrouperMessage, objectNumber number: Int32) -> Bool {
-        let new = StoredObject(version: ObjectVersion(of: m), content: m.type == .update ? m.content : nil)
-        return write(slot: slot(m.objectID, number: number), new)
+        write(slot: slot(of: m, number: number), m)
     }
 
-    mutating func write(_ id: String, _ new: consuming StoredObject) -> Bool {
-        write(slot: slot(id), new)
+    /// Stores the object `m` writes (`StoredObject(of: m)`) in slot `i` if it is newer.
+    private mutating func write(slot i: Int, _ m: GrouperMessage) -> Bool {
+        if i == objects.count {
+            objects.append(.message(m))
+            return true
+        }
+        guard objects[i].isOlder(than: m) else { return false }
+        objects[i] = .message(m)
+        return true
     }
 
     /// `new` is consumed: stored without copying its strings once more.
-    private mutating func write(slot i: Int, _ new: consuming StoredObject) -> Bool {
+    mutating func write(_ id: String, _ new: consuming StoredObject) -> Bool {
+        let i = slot(id)
         if i == objects.count {
-            objects.append(new)
+            objects.append(.object(new))
             return true
         }
-        if objects[i].version >= new.version { return false }
-        objects[i] = new
+        if objects[i].object.version >= new.version { return false }
+        objects[i] = .object(new)
         return true
     }
 
@@ -132,11 +180,11 @@ public struct NewestVersionWinsStore: SyncPlugin {
         return ids.count - 1
     }
 
-    /// `slot(id)` found by the object's run-wide number when it was written under it before.
-    private mutating func slot(_ id: String, number: Int32) -> Int {
+    /// `slot(m.objectID)` found by the object's run-wide number when it was written under it before.
+    private mutating func slot(of m: GrouperMessage, number: Int32) -> Int {
         let n = Int(number)
         if n < slotOfNumber.count, slotOfNumber[n] > 0 { return Int(slotOfNumber[n]) - 1 }
-        let i = slot(id)
+        let i = slot(m.objectID)
         if n >= slotOfNumber.count { slotOfNumber.append(contentsOf: repeatElement(0, count: n + 1 - slotOfNumber.count)) }
         slotOfNumber[n] = Int32(i + 1)
         return i
@@ -144,7 +192,7 @@ public struct NewestVersionWinsStore: SyncPlugin {
 
     public var liveObjects: [String: String] {
         var out: [String: String] = [:]
-        for (i, id) in ids.enumerated() { if let c = objects[i].content { out[id] = c } }
+        for (i, id) in ids.enumerated() { if let c = objects[i].object.content { out[id] = c } }
         return out
     }
 }
