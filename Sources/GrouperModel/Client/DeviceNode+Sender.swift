@@ -41,7 +41,10 @@ extension DeviceNode {
                             receiver: GrouperMessage.multicast, at: out.now)
         _ = store.updateRemote(m)
         chargeAtRest(bytes: content.utf8.count, out)
-        sendNormal(m, out)
+        // What the registry and the write record keep of `content`, known from `size`.
+        let compact = MarshalledContent.marshalled(content, size: size)
+        assert(compact == MarshalledContent(content, objectID: objectID, updater: m.sender, time: m.sendTime))
+        sendNormal(m, compactContent: compact, out)
     }
 
     /// `sender.delete(object)`: deletes locally, then multicasts a delete message.
@@ -53,22 +56,27 @@ extension DeviceNode {
         sendNormal(m, out)
     }
 
-    func sendNormal(_ m: GrouperMessage, _ out: some EffectSink) {
-        recordWrite(m, out)
-        enqueueNormal(m, out)
+    /// `compactContent`: the compact form of an update's content (`MarshalledContent`) when
+    /// the caller knows it; nil: read from the content.
+    func sendNormal(_ m: GrouperMessage, compactContent: MarshalledContent? = nil, _ out: some EffectSink) {
+        recordWrite(m, compactContent: compactContent, out)
+        enqueueNormal(m, compactContent: compactContent, out)
         kickOutbox(out)
     }
 
-    /// The reference record of a write (`m` is what every member must end with).
-    func recordWrite(_ m: GrouperMessage, _ out: some EffectSink) {
+    /// The reference record of a write (`m` is what every member must end with);
+    /// `compactContent` as in `sendNormal`.
+    func recordWrite(_ m: GrouperMessage, compactContent: MarshalledContent? = nil, _ out: some EffectSink) {
+        let content = m.type != .update ? nil
+            : compactContent ?? MarshalledContent(m.content, objectID: m.objectID, updater: m.sender, time: m.sendTime)
         record.recordWrite(ObjectWrite(device: index, messageID: m.messageID, objectID: m.objectID,
-                                      version: ObjectVersion(of: m), content: m.type == .update ? m.content : nil,
-                                      time: out.now))
+                                      version: ObjectVersion(of: m), storedContent: content, time: out.now))
     }
 
-    /// Holds, remembers and queues one of my normal messages for upload.
-    func enqueueNormal(_ m: GrouperMessage, _ out: some EffectSink) {
-        let handle = hold(m)
+    /// Holds, remembers and queues one of my normal messages for upload; `compactContent` as
+    /// in `sendNormal`.
+    func enqueueNormal(_ m: GrouperMessage, compactContent: MarshalledContent? = nil, _ out: some EffectSink) {
+        let handle = stores.pipeline.hold(m, compactContent: compactContent, in: &held)
         let item = OutboxItem(message: m, splitSeed: rng.next(), shareReceiver: nil, isReupload: false)
         sent.append(SentRecord(handle: handle, splitSeed: item.splitSeed))
         out.log("create \(m.type.rawValue)#\(m.sequence) \(m.objectID)")

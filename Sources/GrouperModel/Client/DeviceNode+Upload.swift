@@ -23,7 +23,8 @@ extension DeviceNode {
         var kept: [OutboxItem] = []
         kept.reserveCapacity(count)
         for item in items {
-            let bytes = stores.pipeline.encoded(item.message, knownNumber: stores.registry.knownNumber(item.message.messageID))
+            let known = stores.registry.knownNumber(item.message.messageID)
+            let bytes = stores.pipeline.encoded(item.message, knownNumber: known)
             record.noteSent(bytes)
             jsonBytes += bytes.count + costedBytes(item.message)
             var g = Xoshiro256StarStar(seed: item.splitSeed)
@@ -35,7 +36,7 @@ extension DeviceNode {
             }
             work = work + costedWork(item.message, realBytes: bytes.count, w)
             kept.append(item)
-            let number = stores.registry.idNumber(item.message.messageID)
+            let number = known ?? stores.registry.idNumber(item.message.messageID)
             stores.pipeline.sent(item.message, as: bytes, number: number)
             record.noteSentInfo(item.message, number: number, sender: index)
             for j in 0..<config.servers {

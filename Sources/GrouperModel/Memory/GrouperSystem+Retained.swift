@@ -32,7 +32,7 @@ extension GrouperSystem {
         r.working = workingBytes
         r.perMessage = world.registry.retainedBytes + world.stores.heldIndex.retainedBytes
             + world.writes.capacity * MemoryLayout<ObjectWrite>.stride
-            + world.record.writesBySender.values.reduce(0) { $0 + $1.capacity * 4 + 64 } + world.record.uploaded.retainedBytes
+            + world.record.writesBySender.reduce(0) { $0 + $1.capacity * 4 + 64 } + world.record.uploaded.retainedBytes
         for d in world.deviceNodes {
             r.perMessage += d.sent.capacity * MemoryLayout<SentRecord>.stride
             r.perDelivery += d.held.retainedBytes + d.rebuilt.retainedBytes + d.delivery.seenControlNumbers.retainedBytes

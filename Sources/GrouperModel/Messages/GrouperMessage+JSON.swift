@@ -25,13 +25,61 @@ extension GrouperMessage {
     /// one pass over each string. `GrouperMessageCodecTests` compares the bytes with a
     /// member-by-member encoder.
     public func encoded() -> [UInt8] {
-        let content = content, email = email, id = messageID, name = name, objectClass = objectClass
-        let objectID = objectID, receiver = receiver, sender = sender, type = type.rawValue
+        let content = content
+        return encoded(objectID: objectID, sender: sender, contentBound: 6 * content.utf8.count + 2) {
+            JSONString.write(content, to: $0)
+        } ?? encodedByAppending()
+    }
+
+    /// `encoded()` of an update whose content is exactly (byte for byte) what
+    /// `NewestVersionWinsStore.marshalled(objectID: objectID, size: filler, updater: sender,
+    /// time: sendTime)` writes, written without reading the content: its escaped fixed text
+    /// (`marshalledText`), the escaped object id and sender, the filler's `x`s in one fill
+    /// and the time's digits; nil if a string has no contiguous UTF-8 storage.
+    /// `SenderPathTests.marshalledEncodingIsEncoded` compares it with `encoded()`.
+    func encoded(marshalledFiller filler: Int) -> [UInt8]? {
+        let objectID = objectID, sender = sender, time = sendTime
+        let bound = Self.marshalledText.count + 6 * (objectID.utf8.count + sender.utf8.count) + 4 + filler + 20
+        return encoded(objectID: objectID, sender: sender, contentBound: bound) { start in
+            Self.marshalledText.withUnsafeBufferPointer { f -> UnsafeMutablePointer<UInt8>? in
+                var p = start
+                func text(_ k: Int) {
+                    let n = Self.marshalledStarts[k + 1] - Self.marshalledStarts[k]
+                    p.initialize(from: f.baseAddress! + Self.marshalledStarts[k], count: n)
+                    p += n
+                }
+                // A string escaped in place: `JSONString.write` quotes it, so it is written
+                // from the text's last byte on (a quote, `"` of `\"`, written again) and
+                // the next text starts on its closing quote.
+                func escaped(_ s: String) -> Bool {
+                    guard let end = JSONString.write(s, to: p - 1) else { return false }
+                    p = end - 1
+                    return true
+                }
+                text(0); guard escaped(objectID) else { return nil }
+                text(1); memset(p, Int32(UInt8(ascii: "x")), filler); p += filler
+                text(2); p = Self.writeDecimal(time, to: p)
+                text(3); guard escaped(sender) else { return nil }
+                text(4)
+                return p
+            }
+        }
+    }
+
+    /// The encoding with the content written by `writeContent` (at most `contentBound` bytes,
+    /// quotes included; returns the end, or nil to give up); nil if it or another string
+    /// has no contiguous UTF-8 storage. `objectID` and `sender` are the message's, read once
+    /// by the caller. Inlined into both callers (each string read from the box is a retain).
+    @inline(__always)
+    private func encoded(objectID: String, sender: String, contentBound: Int,
+                         _ writeContent: (UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8>?) -> [UInt8]? {
+        let email = email, id = messageID, name = name, objectClass = objectClass
+        let receiver = receiver, type = type.rawValue
         let fixed = Self.fixedText, starts = Self.fixedStarts
-        let stringBytes = content.utf8.count + email.utf8.count + id.utf8.count + name.utf8.count
+        let stringBytes = email.utf8.count + id.utf8.count + name.utf8.count
             + objectClass.utf8.count + objectID.utf8.count + receiver.utf8.count + sender.utf8.count + type.utf8.count
-        let bound = fixed.count + 6 * stringBytes + 2 * 9 + 2 * 20
-        let bytes = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bound) { buffer -> [UInt8]? in
+        let bound = fixed.count + contentBound + 6 * stringBytes + 2 * 8 + 2 * 20
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bound) { buffer -> [UInt8]? in
             fixed.withUnsafeBufferPointer { f -> [UInt8]? in
                 let start = buffer.baseAddress!
                 var p = start
@@ -45,7 +93,8 @@ extension GrouperMessage {
                     p = end
                     return true
                 }
-                text(0); guard string(content) else { return nil }
+                text(0); guard let end = writeContent(p) else { return nil }
+                p = end
                 text(1); guard string(email) else { return nil }
                 text(2); guard string(id) else { return nil }
                 text(3); guard string(name) else { return nil }
@@ -61,8 +110,16 @@ extension GrouperMessage {
                 return Array(UnsafeBufferPointer(start: start, count: p - start))
             }
         }
-        return bytes ?? encodedByAppending()
     }
+
+    /// The JSON-escaped fixed text of a marshalled content (`NewestVersionWinsStore.marshalled`)
+    /// with its quotes: before the object id, the filler, the time, the updater, and after
+    /// it; piece k is `marshalledText[marshalledStarts[k]..<marshalledStarts[k + 1]]`.
+    /// Pieces 0 and 3 end with a quote (`escaped` relies on it).
+    static let marshalledPieces = [#""{\"id\":\""#, #"\",\"payload\":\""#, #"\",\"update_at\":"#,
+                                   #",\"updater\":\""#, #"\"}""#]
+    static let marshalledText: [UInt8] = marshalledPieces.flatMap { Array($0.utf8) }
+    static let marshalledStarts: [Int] = marshalledPieces.reduce(into: [0]) { $0.append($0.last! + $1.utf8.count) }
 
     /// `encoded()` appended piece by piece to a growing array: the form for a string without
     /// contiguous UTF-8 storage.

@@ -14,22 +14,24 @@ public enum MessageType: String, CaseIterable, Sendable {
 /// A value type whose fields live in one shared, copy-on-write box (`Fields`): a rebuilt
 /// message passes through decoding, ordering, Algorithm 1's actions, the store and the
 /// handed-over list, and copying eight strings each time would cost a retain and a release
-/// per string. A copy costs one retain; a setter copies the box first if it is shared, so
-/// values behave as plain structs do.
+/// per string. A copy costs one retain; a setter puts a changed copy of the box in its
+/// place, so values behave as plain structs do and a box never changes.
 public struct GrouperMessage: Sendable {
-    final class Fields: @unchecked Sendable {
-        // Mutated only through `GrouperMessage`'s setters, and only while uniquely referenced.
-        var type: MessageType
-        var content: String
-        var sequence: Int
-        var objectClass: String
-        var objectID: String
-        var receiver: String
-        var sender: String
-        var email: String
-        var name: String
-        var sendTime: Int64
-        var messageID: String
+    /// Immutable: a setter puts a changed copy in place of the box. Reading a field of a
+    /// `let` is a borrow, where a field that could change under a call would be retained for
+    /// as long as it is used.
+    final class Fields: Sendable {
+        let type: MessageType
+        let content: String
+        let sequence: Int
+        let objectClass: String
+        let objectID: String
+        let receiver: String
+        let sender: String
+        let email: String
+        let name: String
+        let sendTime: Int64
+        let messageID: String
 
         init(type: MessageType, content: String, sequence: Int, objectClass: String, objectID: String,
              receiver: String, sender: String, email: String, name: String, sendTime: Int64, messageID: String) {
@@ -39,36 +41,41 @@ public struct GrouperMessage: Sendable {
             self.messageID = messageID
         }
 
-        func copy() -> Fields {
-            Fields(type: type, content: content, sequence: sequence, objectClass: objectClass, objectID: objectID,
-                   receiver: receiver, sender: sender, email: email, name: name, sendTime: sendTime,
-                   messageID: messageID)
+        /// A copy with `change` applied to a mutable copy of the fields.
+        func with(_ change: (inout Values) -> Void) -> Fields {
+            var v = Values(type: type, content: content, sequence: sequence, objectClass: objectClass, objectID: objectID,
+                           receiver: receiver, sender: sender, email: email, name: name, sendTime: sendTime,
+                           messageID: messageID)
+            change(&v)
+            return Fields(type: v.type, content: v.content, sequence: v.sequence, objectClass: v.objectClass,
+                          objectID: v.objectID, receiver: v.receiver, sender: v.sender, email: v.email, name: v.name,
+                          sendTime: v.sendTime, messageID: v.messageID)
         }
+    }
+
+    /// The fields as a plain struct, for a setter's change.
+    struct Values {
+        var type: MessageType, content: String, sequence: Int, objectClass: String, objectID: String
+        var receiver: String, sender: String, email: String, name: String, sendTime: Int64, messageID: String
     }
 
     private var fields: Fields
 
-    /// The box, copied first if another value shares it.
-    private mutating func unique() -> Fields {
-        if !isKnownUniquelyReferenced(&fields) { fields = fields.copy() }
-        return fields
-    }
-
-    public var type: MessageType { get { fields.type } set { unique().type = newValue } }
+    public var type: MessageType { get { fields.type } set { fields = fields.with { $0.type = newValue } } }
     /// update: marshalled object JSON; delete: object id; confirm: highest normal
     /// sequence (decimal); resend: inclusive range "min-max".
-    public var content: String { get { fields.content } set { unique().content = newValue } }
-    public var sequence: Int { get { fields.sequence } set { unique().sequence = newValue } }
+    public var content: String { get { fields.content } set { fields = fields.with { $0.content = newValue } } }
+    public var sequence: Int { get { fields.sequence } set { fields = fields.with { $0.sequence = newValue } } }
     /// Class name of the object (`object` key).
-    public var objectClass: String { get { fields.objectClass } set { unique().objectClass = newValue } }
-    public var objectID: String { get { fields.objectID } set { unique().objectID = newValue } }
-    public var receiver: String { get { fields.receiver } set { unique().receiver = newValue } }
-    public var sender: String { get { fields.sender } set { unique().sender = newValue } }
-    public var email: String { get { fields.email } set { unique().email = newValue } }
-    public var name: String { get { fields.name } set { unique().name = newValue } }
+    public var objectClass: String { get { fields.objectClass } set { fields = fields.with { $0.objectClass = newValue } } }
+    public var objectID: String { get { fields.objectID } set { fields = fields.with { $0.objectID = newValue } } }
+    public var receiver: String { get { fields.receiver } set { fields = fields.with { $0.receiver = newValue } } }
+    public var sender: String { get { fields.sender } set { fields = fields.with { $0.sender = newValue } } }
+    public var email: String { get { fields.email } set { fields = fields.with { $0.email = newValue } } }
+    public var name: String { get { fields.name } set { fields = fields.with { $0.name = newValue } } }
     /// Virtual send time, whole seconds since the run started.
-    public var sendTime: Int64 { get { fields.sendTime } set { unique().sendTime = newValue } }
-    public var messageID: String { get { fields.messageID } set { unique().messageID = newValue } }
+    public var sendTime: Int64 { get { fields.sendTime } set { fields = fields.with { $0.sendTime = newValue } } }
+    public var messageID: String { get { fields.messageID } set { fields = fields.with { $0.messageID = newValue } } }
 
     public static let multicast = "*"
 

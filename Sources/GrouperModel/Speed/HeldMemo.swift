@@ -20,6 +20,9 @@ final class HeldMemo {
         var box: UInt = 0
         /// -1: not asked yet (then `slot` is -1 too).
         var handle: Int32 = -1
+        /// The filler size of the message's content when its sender gave it as marshalled
+        /// (`handleAndSlot`'s `compactContent`), else -1.
+        var filler: Int32 = -1
         var slot = -1
         /// The sender's number in `senders` (-1: not asked yet).
         var sender: Int32 = -1
@@ -85,18 +88,32 @@ final class HeldMemo {
         return entries[i].slot
     }
 
-    /// `(registry.intern(m), index.slot(of: m.sender))`.
-    func handleAndSlot(_ m: GrouperMessage, registry: MessageRegistry, index: HeldIndex) -> (Int32, Int) {
+    /// `(registry.intern(m, compactContent: compactContent), index.slot(of: m.sender))`. A
+    /// `compactContent` given for a box the memo has no entry of (a sender's new message) is
+    /// remembered for `marshalledFiller(of:)`.
+    func handleAndSlot(_ m: GrouperMessage, compactContent: MarshalledContent? = nil, registry: MessageRegistry,
+                       index: HeldIndex) -> (Int32, Int) {
         if let i = find(m) {
             if entries[i].handle < 0 {
-                entries[i].handle = registry.intern(m)
+                entries[i].handle = registry.intern(m, compactContent: compactContent)
                 entries[i].slot = index.slot(of: m.sender)
             }
             return (entries[i].handle, entries[i].slot)
         }
-        let e = Entry(message: m, box: m.storageAddress, handle: registry.intern(m), slot: index.slot(of: m.sender))
+        var filler: Int32 = -1
+        if case .filler(let n)? = compactContent { filler = n }
+        let e = Entry(message: m, box: m.storageAddress, handle: registry.intern(m, compactContent: compactContent),
+                      filler: filler, slot: index.slot(of: m.sender))
         _ = insert(e, for: m)
         return (e.handle, e.slot)
+    }
+
+    /// The filler size its sender gave for this very message box's content (exactly
+    /// `NewestVersionWinsStore.marshalled` of that size and the message's object id, sender
+    /// and send time), if an entry remembers it.
+    func marshalledFiller(of m: GrouperMessage) -> Int? {
+        guard let i = find(m), entries[i].filler >= 0 else { return nil }
+        return Int(entries[i].filler)
     }
 
     /// The run-wide number of `m.sender` among the senders asked for (`senderRanks` ranks

@@ -22,8 +22,9 @@ protocol ReceivePipeline: AnyObject {
     /// `DeviceNode.handlingOrder(ms, asBuilt:)`: the order a round handles its rebuilt messages in.
     func handlingOrder(_ ms: [GrouperMessage], asBuilt: Bool) -> [Int]
     /// Holds normal message `m` in `held` (one shared copy per run: `MessageRegistry`) and
-    /// returns its handle there.
-    func hold(_ m: GrouperMessage, in held: inout HeldMessages) -> Int32
+    /// returns its handle there; `compactContent`, if given, is the compact form of
+    /// `m.content` (`MessageRegistry.intern(_:compactContent:)`).
+    func hold(_ m: GrouperMessage, compactContent: MarshalledContent?, in held: inout HeldMessages) -> Int32
     /// Applies remote update or delete `m` to `store`.
     func apply(_ m: GrouperMessage, to store: inout NewestVersionWinsStore)
     /// The `first-k` rebuild recorded for message number `n` with threshold `k` from exactly
@@ -39,6 +40,11 @@ protocol ReceivePipeline: AnyObject {
     func sent(_ m: GrouperMessage, as bytes: [UInt8], number n: Int32)
     /// `m.encoded()`; `n` is its message id's number if it has one already.
     func encoded(_ m: GrouperMessage, knownNumber n: Int32?) -> [UInt8]
+}
+
+extension ReceivePipeline {
+    /// `hold(m, compactContent: nil, in: &held)`.
+    func hold(_ m: GrouperMessage, in held: inout HeldMessages) -> Int32 { hold(m, compactContent: nil, in: &held) }
 }
 
 /// The pipeline that computes every step on its own: the reference the memoised one is
@@ -70,8 +76,8 @@ final class PlainPipeline: ReceivePipeline {
 
     func handlingOrder(_ ms: [GrouperMessage], asBuilt: Bool) -> [Int] { DeviceNode.handlingOrder(ms, asBuilt: asBuilt) }
 
-    func hold(_ m: GrouperMessage, in held: inout HeldMessages) -> Int32 {
-        let handle = registry.intern(m)
+    func hold(_ m: GrouperMessage, compactContent: MarshalledContent?, in held: inout HeldMessages) -> Int32 {
+        let handle = registry.intern(m, compactContent: compactContent)
         held.set(sender: m.sender, sequence: m.sequence, handle: handle, index: heldIndex)
         return handle
     }
@@ -135,8 +141,8 @@ final class MemoisedPipeline: ReceivePipeline {
                               ranks: { heldMemo.senderRanks() })
     }
 
-    func hold(_ m: GrouperMessage, in held: inout HeldMessages) -> Int32 {
-        let (handle, slot) = heldMemo.handleAndSlot(m, registry: registry, index: heldIndex)
+    func hold(_ m: GrouperMessage, compactContent: MarshalledContent?, in held: inout HeldMessages) -> Int32 {
+        let (handle, slot) = heldMemo.handleAndSlot(m, compactContent: compactContent, registry: registry, index: heldIndex)
         held.set(slot: slot, sequence: m.sequence, handle: handle, index: heldIndex)
         return handle
     }
@@ -165,9 +171,13 @@ final class MemoisedPipeline: ReceivePipeline {
 
     func sent(_ m: GrouperMessage, as bytes: [UInt8], number n: Int32) { decoded.sent(m, bytes: bytes, number: n) }
 
-    /// The bytes `sent` recorded for an equal message (a re-upload), else a fresh encoding.
+    /// The bytes `sent` recorded for an equal message (a re-upload), else a fresh encoding:
+    /// of a sender's update, its content written from the filler size it gave when it held
+    /// the message (`HeldMemo.marshalledFiller`), not read.
     func encoded(_ m: GrouperMessage, knownNumber n: Int32?) -> [UInt8] {
         if let n, let bytes = decoded.encoded(m, number: n) { return bytes }
+        if m.type == .update, let filler = heldMemo.marshalledFiller(of: m),
+           let bytes = m.encoded(marshalledFiller: filler) { return bytes }
         return m.encoded()
     }
 }

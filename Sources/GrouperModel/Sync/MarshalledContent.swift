@@ -16,6 +16,16 @@ enum MarshalledContent: Sendable, Equatable {
         }
     }
 
+    /// The compact form of `content` = `NewestVersionWinsStore.marshalled(objectID:size:updater:time:)`
+    /// of this `size` (what `init(_:objectID:updater:time:)` finds by reading it): the filler
+    /// is `max(0, size)` bytes, kept verbatim only past `Int32.max`. A sender that has just
+    /// marshalled an update takes this instead of reading the content back
+    /// (`SenderPathTests.marshalledFormIsWhatReadingFinds`).
+    static func marshalled(_ content: String, size: Int) -> MarshalledContent {
+        let n = max(0, size)
+        return n <= Int(Int32.max) ? .filler(Int32(n)) : .verbatim(content)
+    }
+
     /// The content string.
     func content(objectID: String, updater: String, time: Int64) -> String {
         switch self {

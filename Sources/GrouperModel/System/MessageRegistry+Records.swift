@@ -54,11 +54,11 @@ struct MessageRecords: Sendable {
         return n
     }
 
-    mutating func append(_ m: GrouperMessage) {
+    /// Stores `m`; `compactContent` as in `MessageRegistry.intern(_:compactContent:)`.
+    mutating func append(_ m: GrouperMessage, compactContent: MarshalledContent? = nil) {
         let xi = extrasNumber(MessageExtras(of: m))
         var content: Int32
-        if m.type == .update, let n = MarshalledContent.fillerSize(of: m.content, objectID: m.objectID,
-                                                                   updater: m.sender, time: m.sendTime) {
+        if m.type == .update, let n = Self.fillerSize(of: m, compactContent) {
             content = n
         } else {
             verbatim.append(m.content)
@@ -66,6 +66,16 @@ struct MessageRecords: Sendable {
         }
         records.append(StoredMessage(type: m.type, sequence: m.sequence, sendTime: m.sendTime, messageID: m.messageID,
                                      sender: m.sender, objectID: m.objectID, content: content, extras: xi))
+    }
+
+    /// The filler size of update `m`'s content if it is canonical (`MarshalledContent`), read
+    /// from `compact` when given.
+    private static func fillerSize(of m: GrouperMessage, _ compact: MarshalledContent?) -> Int32? {
+        switch compact {
+        case .filler(let n)?: return n
+        case .verbatim?: return nil
+        case nil: return MarshalledContent.fillerSize(of: m.content, objectID: m.objectID, updater: m.sender, time: m.sendTime)
+        }
     }
 
     /// The message stored at `i`.

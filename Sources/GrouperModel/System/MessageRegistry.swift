@@ -61,7 +61,10 @@ final class MessageRegistry {
     func knownNumber(_ id: String) -> Int32? { ids.number(ifKnown: id) }
 
     /// The handle of a stored message equal to `m`, storing `m` if there is none.
-    func intern(_ m: GrouperMessage) -> Int32 {
+    /// `compactContent`, if given, must be what `MarshalledContent(m.content, objectID:
+    /// m.objectID, updater: m.sender, time: m.sendTime)` makes of an update's content (a
+    /// sender that has just marshalled it knows it without reading the content).
+    func intern(_ m: GrouperMessage, compactContent: MarshalledContent? = nil) -> Int32 {
         let n = Int(idNumber(m.messageID))
         var h = firstHandle[n], last: Int32 = -1
         while h >= 0 {
@@ -70,7 +73,7 @@ final class MessageRegistry {
             h = nextSameID[Int(h)]
         }
         let new = Int32(messages.count)
-        messages.append(m)
+        messages.append(m, compactContent: compactContent)
         nextSameID.append(-1)
         if last < 0 { firstHandle[n] = new } else { nextSameID[Int(last)] = new }
         return new

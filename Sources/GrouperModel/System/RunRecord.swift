@@ -30,6 +30,13 @@ public struct ObjectWrite: Equatable, Sendable {
         self.time = time
     }
 
+    /// A write whose content's compact form is already known (`MarshalledContent.marshalled`).
+    init(device: Int, messageID: String, objectID: String, version: ObjectVersion, storedContent: MarshalledContent?,
+         time: SimTime) {
+        self.device = device; self.messageID = messageID; self.objectID = objectID; self.version = version
+        self.storedContent = storedContent; self.time = time
+    }
+
     /// Whether this write's content is `content` (nil: a delete), without rebuilding it.
     func hasContent(_ content: String?) -> Bool {
         guard let stored = storedContent, let content else { return storedContent == nil && content == nil }
@@ -54,8 +61,14 @@ final class RunRecord {
     /// Called with every message a device creates (`GrouperSystem.observeMessages`); nil: off.
     var messageObserver: ((GrouperMessage) -> Void)?
     var writes: [ObjectWrite] = []
-    /// Per sender node: the indices in `writes` of its writes, in order (`writeIndex(of:)`).
-    var writesBySender: [String: [Int32]] = [:]
+    /// Per sender node, by its number in `senderNumbers`: the indices in `writes` of its
+    /// writes, in order (`writeIndex(of:)`).
+    private(set) var writesBySender: [[Int32]] = []
+    private var senderNumbers = StringNumbering()
+    /// Per device index, the sender it last recorded a write under and that sender's number:
+    /// a device writes as one node, in the very same string, which `==` finds equal at its
+    /// first compare, where numbering it hashes its bytes.
+    private var senderOfDevice: [(sender: String, number: Int32)?] = []
     /// Safety findings of the TTL checker (shares served or stored past TTL + sweep period).
     var ttlViolations: [String] = []
     /// The message ids stored on ≥ s servers at some time, as bits over the registry's id numbers.
@@ -125,15 +138,31 @@ final class RunRecord {
         }
     }
 
-    func recordWrite(_ w: ObjectWrite) {
-        writesBySender[w.version.sender, default: []].append(Int32(writes.count))
+    func recordWrite(_ w: consuming ObjectWrite) {
+        let n = senderNumber(w.version.sender, device: w.device)
+        if Int(n) == writesBySender.count { writesBySender.append([]) }
+        writesBySender[Int(n)].append(Int32(writes.count))
         writes.append(w)
+    }
+
+    /// `senderNumbers.number(of: sender)`, remembered per device.
+    private func senderNumber(_ sender: String, device: Int) -> Int32 {
+        if device >= 0 && device < senderOfDevice.count, let known = senderOfDevice[device], known.sender == sender {
+            return known.number
+        }
+        let n = senderNumbers.number(of: sender)
+        if device >= 0 {
+            if device >= senderOfDevice.count { senderOfDevice += Array(repeating: nil, count: device + 1 - senderOfDevice.count) }
+            senderOfDevice[device] = (sender, n)
+        }
+        return n
     }
 
     /// The index in `writes` of the write of version `v` (a sender's sequence numbers are
     /// unique, so at most one), if `recordWrite` recorded one.
     func writeIndex(of v: ObjectVersion) -> Int? {
-        guard let mine = writesBySender[v.sender] else { return nil }
+        guard let n = senderNumbers.number(ifKnown: v.sender) else { return nil }
+        let mine = writesBySender[Int(n)]
         var lo = 0, hi = mine.count   // a sender's sequences grow with its writes
         while lo < hi {
             let mid = (lo + hi) / 2
